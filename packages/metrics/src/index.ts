@@ -1,0 +1,2 @@
+// This package has no code yet: see its README.
+export {};

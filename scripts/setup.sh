@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Sets up orgreport on a fresh machine with Node 20.19+ and apt. Safe to run again.
+#   - installs the pinned pnpm when it is missing (corepack's signature check fails here)
+#   - installs the workspace's dependencies exactly as locked
+#   - installs Chromium (for PDFs), fonts, poppler and openpyxl (for tests) from apt when missing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+# Node
+command -v node >/dev/null || fail "Node.js 20.19 or newer is required: https://nodejs.org/"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+  || fail "Node.js $(node -v) is too old: orgreport needs 20.19 or newer."
+
+# pnpm, the exact version named in package.json
+pnpm_version=$(node -p 'require("./package.json").packageManager.split("@")[1]')
+if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
+  say "installing pnpm $pnpm_version"
+  npm install --global --loglevel=error "pnpm@$pnpm_version" >/dev/null \
+    || fail "could not install pnpm $pnpm_version; run: npm install --global pnpm@$pnpm_version"
+fi
+hash -r
+
+# System packages: Chromium renders the PDF; fonts make it readable; poppler and openpyxl check outputs in tests.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -d /usr/share/fonts/truetype/noto ] || missing+=(fonts-noto-core)
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
+command -v qpdf >/dev/null || missing+=(qpdf)
+/usr/bin/python3 -c 'import openpyxl' 2>/dev/null || missing+=(python3-openpyxl)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing ${missing[*]} from apt"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    fail "missing system packages; run: sudo apt-get install -y ${missing[*]}"
+  fi
+fi
+
+say "installing dependencies (pnpm install --frozen-lockfile)"
+pnpm install --frozen-lockfile --reporter=silent
+
+# Check the result.
+/usr/bin/chromium --version >/dev/null 2>&1 || fail "/usr/bin/chromium does not start"
+pnpm exec orgreport --version >/dev/null || fail "the orgreport command does not run"
+say "ready: pnpm $(pnpm --version), $(/usr/bin/chromium --version 2>/dev/null | head -1)"

@@ -1,0 +1,13 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import { sharedConfig } from './vitest.shared.ts';
+
+// The whole workspace in one run: each package is a project with its own vitest.config.ts.
+export default mergeConfig(
+  sharedConfig,
+  defineConfig({
+    test: {
+      projects: ['packages/*', 'apps/*', 'test'],
+      reporters: ['default', './scripts/summary-reporter.ts'],
+    },
+  }),
+);
