@@ -1,23 +1,26 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { RunnerTask, RunnerTestFile } from 'vitest';
+import type { Reporter } from 'vitest/node';
 
 /**
- * Ends the run with one plain line, `N passed, N failed`, that any CI can read
- * (vitest's own summary stays above it).
+ * Ends the run with one plain line, `N passed, N failed`, that any CI can read,
+ * printed after vitest's own summary.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    let passed = 0;
-    let failed = 0;
-    let skipped = 0;
-    for (const module of testModules) {
-      for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else skipped++;
+  onFinished(files: RunnerTestFile[] = [], errors: unknown[] = []): void {
+    const counts = { passed: 0, failed: errors.length, skipped: 0 };
+    const visit = (task: RunnerTask): void => {
+      if (task.type === 'suite') {
+        if (task.result?.state === 'fail' && task.tasks.length === 0) counts.failed++; // a file that failed to load
+        task.tasks.forEach(visit);
+        return;
       }
-      if (module.state() === 'failed' && !module.children.size) failed++; // a file that failed to load
-    }
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+      const state = task.result?.state;
+      if (state === 'pass') counts.passed++;
+      else if (state === 'fail') counts.failed++;
+      else counts.skipped++;
+    };
+    files.forEach(visit);
+    const skipped = counts.skipped ? `, ${counts.skipped} skipped` : '';
+    process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed${skipped}\n`);
   }
 }
