@@ -1,0 +1,128 @@
+/**
+ * The snapshot: the raw API data of one report period and its comparison period, plus a manifest.
+ * It is the only input of the metrics stage, and what `orgreport render --snapshot` reads back offline.
+ * Secrets are redacted before a snapshot is built (see redact.ts).
+ */
+import type { DayRange, MonthPeriod } from './dates.ts';
+import type {
+  ActivityDay,
+  ControlChange,
+  HookEvent,
+  OrgUser,
+  ProductivityDay,
+  ReadinessReport,
+  TokensDay,
+  ToolsDay,
+  UserDay,
+} from './schemas.ts';
+
+export const SNAPSHOT_FORMAT_VERSION = 1;
+
+export interface SnapshotManifest {
+  formatVersion: typeof SNAPSHOT_FORMAT_VERSION;
+  /** `id` is the analytics `meta.org_id`; `name` is the configured display name (or the id). */
+  organization: { id: string; name: string };
+  period: MonthPeriod;
+  /** The previous month clamped the same way, or null when it has no data. */
+  comparison: MonthPeriod | null;
+  /** The days fetched from the analytics endpoints: comparison start (or period start) to period end. */
+  fetchedRange: DayRange;
+  /** ISO 8601 instant at which fetching started. */
+  fetchedAt: string;
+  /** Version of the tool that fetched the snapshot. */
+  toolVersion: string;
+  /** Where the data came from (never the key). */
+  source: { baseUrl: string; appUrl: string };
+  /** Rows per dataset (`tokens`, `tools`, `activity`, `productivity`, `userDays`, `orgUsers`, ...). */
+  counts: Record<string, number>;
+  /** sha256 of each stored file, filled in by the snapshot writer. */
+  checksums: Record<string, string>;
+  /** Plain-language notes on what was left out or adjusted while fetching. */
+  notes: string[];
+}
+
+/** The fields of a `/users` row that a snapshot keeps, in column order. */
+export const USER_DAY_COLUMNS = [
+  'user_id',
+  'user_email',
+  'date',
+  'tool_calls',
+  'billable_tokens',
+  'primary_model',
+  'primary_model_tier',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+  'sessions',
+  'messages',
+  'user_messages',
+  'assistant_messages',
+  'autonomy_ratio',
+  'delegation_level',
+  'languages',
+] as const satisfies ReadonlyArray<keyof UserDay>;
+export type UserDayColumn = (typeof USER_DAY_COLUMNS)[number];
+
+/** `/users` rows held as one array per field (the form arquero reads without copying). */
+export type UserDayColumns = { [K in UserDayColumn]: Array<UserDay[K]> };
+
+/** Accumulates `/users` rows page by page into columns, so no page outlives its parse. */
+export class UserDayColumnsBuilder {
+  readonly columns: UserDayColumns;
+  constructor() {
+    this.columns = Object.fromEntries(USER_DAY_COLUMNS.map((c) => [c, []])) as unknown as UserDayColumns;
+  }
+  get length(): number {
+    return this.columns.user_id.length;
+  }
+  /** Appends rows; fields missing from a row are stored as null. */
+  push(rows: Iterable<Partial<UserDay>>): this {
+    const cols = this.columns as unknown as Record<UserDayColumn, unknown[]>;
+    for (const row of rows) {
+      for (const c of USER_DAY_COLUMNS) cols[c].push(row[c] ?? null);
+    }
+    return this;
+  }
+}
+
+/** Columns from a list of rows (tests and small data). */
+export function userDayColumnsFromRows(rows: Iterable<Partial<UserDay>>): UserDayColumns {
+  return new UserDayColumnsBuilder().push(rows).columns;
+}
+
+/** Row `i` of the columns as an object. */
+export function userDayRowAt(columns: UserDayColumns, i: number): UserDay {
+  const row: Record<string, unknown> = {};
+  for (const c of USER_DAY_COLUMNS) row[c] = columns[c][i];
+  return row as UserDay;
+}
+
+export interface Snapshot {
+  manifest: SnapshotManifest;
+  /** Ungrouped `/tokens` days of `fetchedRange`, without `by_user` (the same credits are in `userDays`). */
+  tokens: TokensDay[];
+  /** Ungrouped `/tools` days of `fetchedRange`. */
+  tools: ToolsDay[];
+  /** Ungrouped `/activity` days of `fetchedRange`. */
+  activity: ActivityDay[];
+  /** `/productivity` days of `fetchedRange`. */
+  productivity: ProductivityDay[];
+  /** `/users` rows of `fetchedRange`, as columns. */
+  userDays: UserDayColumns;
+  /** Every organization user. */
+  orgUsers: OrgUser[];
+  /** Every readiness report (the list cannot be filtered by date). */
+  readiness: ReadinessReport[];
+  /**
+   * Enterprise-control revisions from the newest one on or before the period's end back to the
+   * newest one before the comparison period (or the period) starts, secrets redacted.
+   */
+  controls: ControlChange[];
+  /** Events of the local hook log in `fetchedRange`, when a hook log is configured. */
+  hookEvents?: Array<HookEvent & { recorded_at?: string }>;
+}
