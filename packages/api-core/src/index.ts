@@ -1,4 +1,29 @@
+export * from './client.ts';
 export * from './dates.ts';
+export * from './errors.ts';
+export * from './hook-events.ts';
+export * from './logger.ts';
+export type { PageLoader, PageStyle } from './pagination.ts';
+export { Page, PagePromise } from './pagination.ts';
 export * from './redact.ts';
+export * from './resources/analytics.ts';
+export * from './resources/computers.ts';
+export * from './resources/controls.ts';
+export * from './resources/credit-limits.ts';
+export * from './resources/org-users.ts';
+export type { ReadinessListParams } from './resources/readiness.ts';
+export { DEFAULT_READINESS_PAGE_SIZE, Readiness } from './resources/readiness.ts';
+export * from './resources/sessions.ts';
+export {
+  backoffDelayMs,
+  INITIAL_RETRY_DELAY_MS,
+  isRetryableStatus,
+  MAX_RETRY_AFTER_MS,
+  MAX_RETRY_DELAY_MS,
+  retryAfterMs,
+} from './retry.ts';
 export * from './schemas.ts';
 export * from './snapshot.ts';
+export type { RequestEvent, RequestOptions, RequestStats, ResponseEvent, ResponseMeta } from './transport.ts';
+export type { DateRangeParams } from './validation.ts';
+export { isEmail } from './validation.ts';

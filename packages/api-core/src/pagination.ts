@@ -1,0 +1,165 @@
+/**
+ * One pagination mechanism for every listing of the API, modelled on openai-node's `core/pagination.ts`.
+ * A list call returns a {@link PagePromise}: `for await` it item by item without awaiting first, await
+ * it for the first {@link Page}, or walk `.pages()`. A {@link PageStyle} tells the mechanism where the
+ * items and the next cursor are in a body (readiness, analytics `/users`, v0 `pagination`).
+ * Pages are fetched and parsed one at a time; a cursor that repeats raises {@link PaginationError}.
+ */
+import { PaginationError } from './errors.ts';
+import type { ResponseMeta } from './transport.ts';
+
+/** Where a page's items and the next cursor are in a response body. */
+export interface PageStyle<Body, Item> {
+  operation: string;
+  items(body: Body): Item[];
+  /** The cursor of the following page, or null when this page is the last one. */
+  nextCursor(body: Body, items: Item[]): string | null;
+}
+
+/** Fetches the page at `cursor` (undefined for the first page). */
+export type PageLoader<Body> = (cursor: string | undefined) => Promise<{ data: Body; meta: ResponseMeta }>;
+
+interface Chain<Body, Item> {
+  style: PageStyle<Body, Item>;
+  load: PageLoader<Body>;
+  maxItems: number | undefined;
+}
+
+/** One page of a listing: its raw items, its parsed body and the response meta. */
+export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
+  /** The items of this page as the server sent them (all of them, even past `maxItems`). */
+  readonly items: Item[];
+  /** The parsed response body (`meta`, `pagination` and other envelope fields are here). */
+  readonly body: Body;
+  /** Status, request id, bytes and attempts of the response. */
+  readonly response: ResponseMeta;
+  /** The cursor this page was requested with (undefined for the first page). */
+  readonly cursor: string | undefined;
+  /** The cursor of the next page, or null when this is the last page. */
+  readonly nextCursor: string | null;
+  /** Items on the pages before this one. */
+  readonly itemsBefore: number;
+  readonly #chain: Chain<Body, Item>;
+  readonly #seen: ReadonlySet<string>;
+
+  constructor(
+    chain: Chain<Body, Item>,
+    loaded: { data: Body; meta: ResponseMeta },
+    cursor: string | undefined,
+    itemsBefore: number,
+    seen: ReadonlySet<string>,
+  ) {
+    this.#chain = chain;
+    this.body = loaded.data;
+    this.response = loaded.meta;
+    this.items = chain.style.items(loaded.data);
+    this.cursor = cursor;
+    this.itemsBefore = itemsBefore;
+    this.nextCursor = chain.style.nextCursor(loaded.data, this.items);
+    this.#seen = seen;
+  }
+
+  /** True when another page exists and `maxItems` (if any) is not reached yet. */
+  hasNextPage(): boolean {
+    const max = this.#chain.maxItems;
+    if (max !== undefined && this.itemsBefore + this.items.length >= max) return false;
+    return this.nextCursor !== null;
+  }
+
+  /** Fetches the next page; check {@link hasNextPage} first. Rejects with PaginationError on a repeated cursor. */
+  async getNextPage(): Promise<Page<Item, Body>> {
+    const next = this.nextCursor;
+    const operation = this.#chain.style.operation;
+    if (!this.hasNextPage() || next === null) {
+      throw new PaginationError(operation, null, 'there is no next page (check hasNextPage() first)');
+    }
+    if (this.#seen.has(next)) {
+      throw new PaginationError(
+        operation,
+        next,
+        `the server returned the cursor "${next}" a second time; stopping instead of looping`,
+      );
+    }
+    const seen = new Set(this.#seen).add(next);
+    const loaded = await this.#chain.load(next);
+    return new Page(this.#chain, loaded, next, this.itemsBefore + this.items.length, seen);
+  }
+
+  /** This page and every following one, fetched one at a time. */
+  async *iterPages(): AsyncGenerator<Page<Item, Body>> {
+    let page: Page<Item, Body> = this;
+    yield page;
+    while (page.hasNextPage()) {
+      page = await page.getNextPage();
+      yield page;
+    }
+  }
+
+  /** Every item from this page on, stopping at `maxItems` (counted from the first page). */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
+    const max = this.#chain.maxItems ?? Number.POSITIVE_INFINITY;
+    for await (const page of this.iterPages()) {
+      let n = page.itemsBefore;
+      for (const item of page.items) {
+        if (n++ >= max) return;
+        yield item;
+      }
+    }
+  }
+}
+
+/**
+ * The result of a list call: awaitable for the first page, async-iterable over every item,
+ * with `.pages()` for page-by-page work. Nothing is fetched until it is awaited or iterated.
+ */
+export class PagePromise<Item, Body = unknown> implements PromiseLike<Page<Item, Body>>, AsyncIterable<Item> {
+  readonly #chain: Chain<Body, Item>;
+  #first: Promise<Page<Item, Body>> | undefined;
+
+  constructor(style: PageStyle<Body, Item>, load: PageLoader<Body>, maxItems?: number) {
+    this.#chain = { style, load, maxItems };
+  }
+
+  #firstPage(): Promise<Page<Item, Body>> {
+    this.#first ??= this.#chain
+      .load(undefined)
+      .then((loaded) => new Page(this.#chain, loaded, undefined, 0, new Set()));
+    return this.#first;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is awaitable by design, like openai-node's.
+  then<A = Page<Item, Body>, B = never>(
+    onFulfilled?: ((page: Page<Item, Body>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#firstPage().then(onFulfilled, onRejected);
+  }
+
+  catch<B = never>(
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<Page<Item, Body> | B> {
+    return this.#firstPage().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<Page<Item, Body>> {
+    return this.#firstPage().finally(onFinally);
+  }
+
+  /** Every page, fetched one at a time; stops once `maxItems` items have been delivered. */
+  async *pages(): AsyncGenerator<Page<Item, Body>> {
+    yield* (await this.#firstPage()).iterPages();
+  }
+
+  /** Every item of every page, up to `maxItems`. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
+    if (this.#chain.maxItems === 0) return;
+    yield* await this.#firstPage();
+  }
+
+  /** Every item in one array (up to `maxItems`); prefer iterating for large listings. */
+  async toArray(): Promise<Item[]> {
+    const out: Item[] = [];
+    for await (const item of this) out.push(item);
+    return out;
+  }
+}
