@@ -1,0 +1,314 @@
+/**
+ * The synthetic organization as a pure object (no HTTP): users, their per-day activity, daily
+ * totals, readiness reports, the control history and computers. Users and their days are derived
+ * on demand from (seed, user index, day), so a 100k-user organization costs nothing up front;
+ * profiles, distinct-user bitsets and daily totals are cached as they are first needed.
+ */
+import {
+  type ActivityDay,
+  addDays,
+  type Computer,
+  type ControlChange,
+  type DayRange,
+  EARLIEST_DATA_DATE,
+  fromEpochDay,
+  type IsoDate,
+  isIsoDate,
+  type OrgUser,
+  type ProductivityDay,
+  type ReadinessReport,
+  type TokensDay,
+  type ToolsDay,
+  toEpochDay,
+  type UserDay,
+} from '@orgreport/api-core';
+import { type UserDayDetail, userDayDetail, userDayRow } from './activity.ts';
+import { LANGUAGES } from './catalog.ts';
+import { buildComputers, buildSeedSessions, computerCount, type StoredSession } from './computers.ts';
+import { buildControlHistory } from './controls.ts';
+import {
+  buildIdentity,
+  buildProfile,
+  DATA_START_DAY,
+  isActiveOn,
+  lastSignInOf,
+  type OrgConfig,
+  type UserIdentity,
+  type UserProfile,
+  userIndexOf,
+  userIndexOfEmail,
+} from './people.ts';
+import { hash32 } from './prng.ts';
+import { buildReadinessReports, buildRepositories, type Repository } from './readiness.ts';
+import {
+  activityRow,
+  DayAccumulator,
+  type DayTotals,
+  productivityRow,
+  type TokensByUser,
+  tokensByUser,
+  tokensRow,
+  toolsRow,
+} from './totals.ts';
+
+/** What the synthetic organization is derived from. */
+export interface OrganizationOptions {
+  /** Any integer; the same options always give the same organization. Default 1. */
+  seed?: number;
+  /** Number of users. Default 50. */
+  users?: number;
+  /** Number of repositories with readiness reports. Default 5. */
+  repos?: number;
+  /** The emulated "today" (UTC, `YYYY-MM-DD`): data runs from 2026-01-14 to the day before. Required. */
+  today: IsoDate;
+  /** Plant hostile strings in names, e-mails, tool names, repository URLs, rationales and settings. */
+  hostile?: boolean;
+  /** Organization id. Default derived from the seed. */
+  orgId?: string;
+  /** Organization name. Default "Acme Robotics". */
+  orgName?: string;
+}
+
+/** Roles of the first users: the owner and two managers; everyone else is a member. */
+export const ADMIN_ROLES = ['owner', 'manager', 'manager'] as const;
+
+/** The synthetic organization; see the module comment. */
+export interface Organization {
+  readonly seed: number;
+  readonly userCount: number;
+  readonly today: IsoDate;
+  /** First and last day with analytics data (the last is the day before `today`). */
+  readonly firstDay: IsoDate;
+  readonly lastDay: IsoDate;
+  readonly orgId: string;
+  readonly orgName: string;
+  readonly domain: string;
+  readonly hostile: boolean;
+  identity(index: number): UserIdentity;
+  profile(index: number): UserProfile;
+  /** The organization-users resource of a user. */
+  orgUser(index: number): OrgUser;
+  /** Every organization user, in index order. */
+  users(): Generator<OrgUser>;
+  userIndexOf(id: string): number | undefined;
+  userIndexOfEmail(email: string): number | undefined;
+  isActive(index: number, date: IsoDate): boolean;
+  /** The user's activity detail on a day, or undefined when they were not active. */
+  userDayDetail(index: number, date: IsoDate): UserDayDetail | undefined;
+  /** The user's `/users` row on a day, or undefined when they were not active. */
+  userDay(index: number, date: IsoDate): UserDay | undefined;
+  /** Every `/users` row in a range, user by user (index order), each user's days in date order. */
+  userDays(range: DayRange): Generator<UserDay>;
+  /** Whether the user has at least one active day in the range. */
+  hasActivity(index: number, range: DayRange): boolean;
+  /** The organization's totals of a day (cached). */
+  dailyTotals(date: IsoDate): DayTotals;
+  /** Distinct active users over the days of a range (days before 2026-01-14 count as empty). */
+  distinctActiveUsers(range: DayRange): number;
+  tokensDay(date: IsoDate): TokensDay;
+  toolsDay(date: IsoDate): ToolsDay;
+  activityDay(date: IsoDate): ActivityDay;
+  productivityDay(date: IsoDate): ProductivityDay;
+  readonly repositories: readonly Repository[];
+  /** Readiness reports, newest first. */
+  readonly readinessReports: readonly ReadinessReport[];
+  /** Enterprise-control changes, revision descending. */
+  readonly controlHistory: readonly ControlChange[];
+  readonly computers: readonly Computer[];
+  /** Fresh copies of the pre-existing sessions (a server mutates its own copy). */
+  seedSessions(): StoredSession[];
+}
+
+function slugOf(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'org'
+  );
+}
+
+/** Builds the synthetic organization; throws a RangeError for invalid options. */
+export function createOrganization(options: OrganizationOptions): Organization {
+  const seed = options.seed ?? 1;
+  const userCount = options.users ?? 50;
+  const repoCount = options.repos ?? 5;
+  const today = options.today;
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  if (!Number.isSafeInteger(userCount) || userCount < 1 || userCount > 10_000_000) {
+    throw new RangeError(`users must be an integer from 1 to 10000000, got ${userCount}`);
+  }
+  if (!Number.isSafeInteger(repoCount) || repoCount < 0 || repoCount > 1000) {
+    throw new RangeError(`repos must be an integer from 0 to 1000, got ${repoCount}`);
+  }
+  if (!isIsoDate(today) || today <= EARLIEST_DATA_DATE) {
+    throw new RangeError(
+      `today must be a day after ${EARLIEST_DATA_DATE} as YYYY-MM-DD, got ${String(today)}`,
+    );
+  }
+  const hostile = options.hostile ?? false;
+  const orgName = options.orgName ?? 'Acme Robotics';
+  const orgId = options.orgId ?? `org_${hash32(seed, 0x0e9).toString(16).padStart(8, '0')}`;
+  const orgSlug = slugOf(orgName);
+  const domain = `${orgSlug}.example.com`;
+  const config: OrgConfig = { seed, users: userCount, today, hostile, domain };
+  const lastDayNumber = toEpochDay(today) - 1;
+
+  const identities: (UserIdentity | undefined)[] = new Array(userCount);
+  const profiles: (UserProfile | undefined)[] = new Array(userCount);
+  const identity = (i: number): UserIdentity => {
+    let v = identities[i];
+    if (!v) identities[i] = v = buildIdentity(config, i);
+    return v;
+  };
+  const profile = (i: number): UserProfile => {
+    let v = profiles[i];
+    if (!v) profiles[i] = v = buildProfile(config, i);
+    return v;
+  };
+  const inWindow = (day: number) => day >= DATA_START_DAY && day <= lastDayNumber;
+  const primaryLanguage = (i: number) =>
+    LANGUAGES[profile(i).languages[0]?.index ?? 0]?.language ?? 'TypeScript';
+
+  // One bit per user per day: who was active. Distinct counts over windows are OR-ed bitsets.
+  const words = Math.ceil(userCount / 32);
+  const bitsets = new Map<number, Uint32Array>();
+  const activeBits = (day: number): Uint32Array => {
+    let bits = bitsets.get(day);
+    if (!bits) {
+      bits = new Uint32Array(words);
+      if (inWindow(day)) {
+        for (let i = 0; i < userCount; i++) {
+          if (isActiveOn(config, profile(i), day))
+            bits[i >>> 5] = (bits[i >>> 5] as number) | (1 << (i & 31));
+        }
+      }
+      bitsets.set(day, bits);
+    }
+    return bits;
+  };
+  const popcount = (x: number) => {
+    let v = x - ((x >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
+  };
+  const distinctActiveUsers = (range: DayRange): number => {
+    const union = new Uint32Array(words);
+    for (let d = Math.max(toEpochDay(range.start), DATA_START_DAY); d <= toEpochDay(range.end); d++) {
+      const bits = activeBits(d);
+      for (let w = 0; w < words; w++) union[w] = (union[w] as number) | (bits[w] as number);
+    }
+    let n = 0;
+    for (let w = 0; w < words; w++) n += popcount(union[w] as number);
+    return n;
+  };
+
+  const detailOn = (i: number, day: number): UserDayDetail | undefined =>
+    inWindow(day) && isActiveOn(config, profile(i), day) ? userDayDetail(config, profile(i), day) : undefined;
+
+  const totals = new Map<number, DayTotals>();
+  const dailyTotals = (date: IsoDate): DayTotals => {
+    const day = toEpochDay(date);
+    let t = totals.get(day);
+    if (!t) {
+      const acc = new DayAccumulator(date);
+      const bits = activeBits(day);
+      for (let i = 0; i < userCount; i++) {
+        if ((bits[i >>> 5] as number) & (1 << (i & 31))) acc.add(userDayDetail(config, profile(i), day));
+      }
+      t = acc.finish();
+      totals.set(day, t);
+    }
+    return t;
+  };
+
+  const orgUser = (i: number): OrgUser => {
+    const id = identity(i);
+    const p = profile(i);
+    return {
+      id: id.id,
+      email: id.email,
+      createdAt: new Date(p.createdAtMs).toISOString(),
+      metadata: { role: ADMIN_ROLES[i as 0 | 1 | 2] ?? 'member' },
+      firstName: id.firstName,
+      lastName: id.lastName,
+      lastSignInAt: lastSignInOf(config, p),
+    };
+  };
+
+  const admins = [0, 1, 2].filter((i) => i < userCount).map(identity);
+  const repositories = buildRepositories(repoCount, orgSlug, hostile);
+  const computers = buildComputers(seed, computerCount(userCount), today, orgId, identity, userCount);
+
+  return {
+    seed,
+    userCount,
+    today,
+    firstDay: EARLIEST_DATA_DATE,
+    lastDay: addDays(today, -1),
+    orgId,
+    orgName,
+    domain,
+    hostile,
+    identity,
+    profile,
+    orgUser,
+    *users() {
+      for (let i = 0; i < userCount; i++) yield orgUser(i);
+    },
+    userIndexOf: (id) => userIndexOf(config, id),
+    userIndexOfEmail: (email) => userIndexOfEmail(config, email, identity),
+    isActive: (i, date) => inWindow(toEpochDay(date)) && isActiveOn(config, profile(i), toEpochDay(date)),
+    userDayDetail: (i, date) => detailOn(i, toEpochDay(date)),
+    userDay(i, date) {
+      const d = detailOn(i, toEpochDay(date));
+      return d && userDayRow(d, identity(i), date, primaryLanguage(i));
+    },
+    *userDays(range) {
+      for (let i = 0; i < userCount; i++) {
+        for (let day = toEpochDay(range.start); day <= toEpochDay(range.end); day++) {
+          const d = detailOn(i, day);
+          if (d) yield userDayRow(d, identity(i), fromEpochDay(day), primaryLanguage(i));
+        }
+      }
+    },
+    hasActivity(i, range) {
+      for (let day = toEpochDay(range.start); day <= toEpochDay(range.end); day++) {
+        if (inWindow(day) && isActiveOn(config, profile(i), day)) return true;
+      }
+      return false;
+    },
+    dailyTotals,
+    distinctActiveUsers,
+    tokensDay(date) {
+      const day = toEpochDay(date);
+      const bits = activeBits(day);
+      const byUser: TokensByUser[] = [];
+      for (let i = 0; i < userCount; i++) {
+        if ((bits[i >>> 5] as number) & (1 << (i & 31))) {
+          byUser.push(
+            tokensByUser(userDayDetail(config, profile(i), day), identity(i).id, identity(i).email),
+          );
+        }
+      }
+      return tokensRow(dailyTotals(date), byUser);
+    },
+    toolsDay: (date) => toolsRow(dailyTotals(date)),
+    activityDay: (date) =>
+      activityRow(
+        dailyTotals(date),
+        distinctActiveUsers({ start: addDays(date, -6), end: date }),
+        distinctActiveUsers({ start: addDays(date, -29), end: date }),
+      ),
+    productivityDay: (date) => productivityRow(dailyTotals(date)),
+    repositories,
+    readinessReports: buildReadinessReports(seed, repositories, today, hostile),
+    controlHistory: buildControlHistory(seed, today, admins, hostile),
+    computers,
+    seedSessions: () =>
+      buildSeedSessions(seed, computers, today).map((s) => ({
+        session: structuredClone(s.session),
+        messages: new Map(s.messages),
+      })),
+  };
+}
