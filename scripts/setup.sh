@@ -26,7 +26,8 @@ hash -r
 # System packages: Chromium renders the PDF; fonts make it readable; poppler and openpyxl check outputs in tests.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-[ -d /usr/share/fonts/truetype/noto ] || missing+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf ] || missing+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
 command -v qpdf >/dev/null || missing+=(qpdf)
 /usr/bin/python3 -c 'import openpyxl' 2>/dev/null || missing+=(python3-openpyxl)

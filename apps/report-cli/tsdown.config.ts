@@ -1,3 +1,3 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-export default packageConfig({ entry: ['src/index.ts', 'src/main.ts'] });
+export default packageConfig({ entry: ['src/index.ts', 'src/main.ts', 'src/testing.ts'] });

@@ -1,23 +1,21 @@
-import { Command } from 'commander';
-import packageJson from '../package.json' with { type: 'json' };
-
-/** Builds the `orgreport` program. Commands arrive with their issues; for now it offers help and version. */
-export function createProgram(): Command {
-  return new Command('orgreport')
-    .description('Monthly reports (PDF, Excel, HTML) from an AI coding-agent service organization API.')
-    .version(packageJson.version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .showHelpAfterError();
-}
-
-/** Runs the CLI with `argv` and returns the exit code; only the entry point sets it. */
-export async function run(argv: string[]): Promise<number> {
-  const program = createProgram().exitOverride();
-  try {
-    await program.parseAsync(argv);
-    return 0;
-  } catch (error) {
-    const code = (error as { exitCode?: number }).exitCode;
-    return typeof code === 'number' ? (code === 0 ? 0 : 2) : 1;
-  }
-}
+/**
+ * `@orgreport/cli`: the `orgreport` command (see {@link run}) and the snapshot stage other tools reuse.
+ */
+export { run } from './cli.ts';
+export {
+  type Config,
+  type ConfigFlags,
+  REPORT_FORMATS,
+  type ReportFormat,
+  resolveConfig,
+} from './config/config.ts';
+export { AuthError, CliError, EXIT, type ExitCode, UsageError } from './errors.ts';
+export type { CliIo, TextOut } from './io.ts';
+export { createProgram } from './program.ts';
+export {
+  type FetchProgress,
+  type FetchSnapshotOptions,
+  fetchedRangeOf,
+  fetchSnapshot,
+} from './snapshot/fetch.ts';
+export { readSnapshot, SnapshotError, writeSnapshot } from './snapshot/store.ts';

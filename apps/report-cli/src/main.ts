@@ -1,3 +1,3 @@
-import { run } from './index.ts';
+import { run } from './cli.ts';
 
-process.exitCode = await run(process.argv);
+process.exitCode = await run(process.argv.slice(2));

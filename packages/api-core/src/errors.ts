@@ -187,10 +187,20 @@ export class ApiConnectionError extends OrgReportError {
   readonly operation: string;
   readonly method: string;
   readonly url: string;
-  constructor(context: RequestContext, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    context: RequestContext,
+    reason: string,
+    options?: {
+      cause?: unknown;
+      /** The response had started (status and headers arrived) when the connection failed. */
+      midResponse?: boolean;
+    },
+  ) {
     super(
-      `${context.operation} failed: could not reach ${context.method} ${context.url} (${reason}). Check the base URL and the network.`,
-      options,
+      options?.midResponse
+        ? `${context.operation} failed: the connection dropped while receiving the response of ${context.method} ${context.url} (${reason}). The connection or the service is unreliable; try again later.`
+        : `${context.operation} failed: could not reach ${context.method} ${context.url} (${reason}). Check the base URL and the network.`,
+      options && 'cause' in options ? { cause: options.cause } : undefined,
     );
     this.operation = context.operation;
     this.method = context.method;
@@ -217,6 +227,34 @@ export class ApiAbortError extends OrgReportError {
     options?: { cause?: unknown },
   ) {
     super(`${operation} was aborted by the caller.`, options);
+  }
+}
+
+/**
+ * A 2xx response whose body is not valid JSON (cut short or garbled on the way): a transport
+ * failure, retried like a connection error for GET and PUT. Raised once the retries are spent.
+ */
+export class MalformedResponseError extends OrgReportError {
+  override readonly name: string = 'MalformedResponseError';
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  constructor(
+    context: RequestContext,
+    readonly status: number,
+    /** Body bytes received. */
+    readonly bytes: number,
+    /** Attempts made when this error was raised. */
+    readonly attempts: number,
+    readonly requestId?: string | undefined,
+  ) {
+    const id = requestId ? `, request id ${requestId}` : '';
+    super(
+      `${context.operation} failed: ${context.method} ${context.url} returned ${status} with a body that is not valid JSON (${bytes} B, truncated or malformed${id}) on attempt ${attempts}. The connection or the service is unreliable; try again later.`,
+    );
+    this.operation = context.operation;
+    this.method = context.method;
+    this.url = context.url;
   }
 }
 

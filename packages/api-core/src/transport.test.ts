@@ -78,11 +78,11 @@ describe('requests', () => {
     expect(err.message).toContain('data[1].billable_tokens');
   });
 
-  it('raises ResponseValidationError for a body that is not JSON, and skips schemas when asked', async () => {
-    const { client } = stubClient([{ raw: '<html>' }]);
+  it('raises MalformedResponseError for a body that is not JSON, and skips schemas when asked', async () => {
+    const { client } = stubClient([{ raw: '<html>' }], { maxRetries: 0 });
     await expect(client.computers.list()).rejects.toMatchObject({
-      name: 'ResponseValidationError',
-      path: '',
+      name: 'MalformedResponseError',
+      operation: 'computers.list',
     });
     const loose = stubClient([{ body: { computers: [{ id: 5 }] } }], { validateResponses: false });
     expect(await loose.client.computers.list()).toEqual([{ id: 5 }]);
@@ -147,16 +147,18 @@ describe('retries', () => {
     }
   });
 
-  it('gives up after maxRetries (default 2) with the last error', async () => {
+  it('gives up after maxRetries (default 4) with the last error', async () => {
     const { client, calls } = stubClient([{ status: 500, body: { title: 'Internal' } }]);
     const p = client.computers.list();
     const settled = expect(p).rejects.toBeInstanceOf(InternalServerError);
     await vi.advanceTimersByTimeAsync(499); // first retry due at <= 500 ms
     expect(calls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1000); // second retry due at <= 1000 ms later
-    await settled;
     expect(calls).toHaveLength(3);
-    expect(client.stats).toMatchObject({ requests: 3, retries: 2, failures: 1 });
+    await vi.advanceTimersByTimeAsync(2000 + 4000); // then <= 2 s and <= 4 s
+    await settled;
+    expect(calls).toHaveLength(5);
+    expect(client.stats).toMatchObject({ requests: 5, retries: 4, failures: 1 });
   });
 
   it('honours maxRetries per client and per call', async () => {

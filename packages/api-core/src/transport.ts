@@ -9,6 +9,7 @@ import {
   ApiConnectionError,
   ApiError,
   ApiTimeoutError,
+  MalformedResponseError,
   type RequestContext,
   ResponseValidationError,
 } from './errors.ts';
@@ -163,7 +164,11 @@ export class Transport {
         });
         throw this.#fail(outcome.error);
       }
-      log.warn(`${spec.operation}: ${outcome.error.message} Retrying in ${wait} ms (${retriesLeft} left).`);
+      // Every error message already starts with the operation's name.
+      const what = outcome.error.message.startsWith(spec.operation)
+        ? outcome.error.message
+        : `${spec.operation}: ${outcome.error.message}`;
+      log.warn(`${what} Retrying in ${wait} ms (${retriesLeft} left).`);
       this.#stats.retries++;
       try {
         await sleep(wait, signal);
@@ -220,6 +225,7 @@ export class Transport {
     const idempotent = spec.retry === 'idempotent';
     const started = performance.now();
     let sent = false;
+    let responded = false;
     try {
       this.#stats.requests++;
       if (attempt > 1) log.debug(`${spec.operation}: attempt ${attempt}`);
@@ -237,6 +243,7 @@ export class Transport {
         signal: controller.signal,
       });
       sent = true;
+      responded = true;
       const bytes = new Uint8Array(await response.arrayBuffer());
       const durationMs = Math.round(performance.now() - started);
       this.#stats.bytesReceived += bytes.byteLength;
@@ -253,7 +260,19 @@ export class Transport {
         requestId,
       });
       if (!response.ok) return this.#errorResponse<T>(context, response, bytes, requestId, idempotent);
-      const data = this.#parse(spec, bytes);
+      const json = parseJson(bytes);
+      if (json === NOT_JSON) {
+        // A cut or garbled body is a transport failure, not a schema change: retry it like one.
+        const error = new MalformedResponseError(
+          context,
+          response.status,
+          bytes.byteLength,
+          attempt,
+          requestId,
+        );
+        return { ok: false, error, retryable: idempotent };
+      }
+      const data = this.#validate(spec, json);
       return {
         ok: true,
         data,
@@ -269,7 +288,10 @@ export class Transport {
       const reason = this.scrub(errorCode(error) ?? (error instanceof Error ? error.message : String(error)));
       return {
         ok: false,
-        error: new ApiConnectionError(context, reason, { cause: error }),
+        error: new ApiConnectionError(context, reason, {
+          cause: this.#scrubError(error),
+          midResponse: responded,
+        }),
         retryable: idempotent || (!sent && failedBeforeSending(error)),
       };
     } finally {
@@ -311,18 +333,29 @@ export class Transport {
     };
   }
 
-  #parse<T>(spec: RequestSpec<T>, bytes: Uint8Array): T {
-    let json: unknown;
-    try {
-      json = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new ResponseValidationError(spec.operation, '', 'the body is not JSON');
-    }
+  /**
+   * A copy of a low-level error (and its causes) with the key and bearer tokens scrubbed from
+   * every message and stack, keeping `name` and `code`: an error's `cause` is printed and logged.
+   */
+  #scrubError(error: unknown, depth = 0): unknown {
+    if (!(error instanceof Error)) return typeof error === 'string' ? this.scrub(error) : undefined;
+    const code = (error as { code?: unknown }).code;
+    const cause = depth < 4 ? this.#scrubError((error as { cause?: unknown }).cause, depth + 1) : undefined;
+    const copy = new Error(this.scrub(error.message), cause === undefined ? undefined : { cause });
+    copy.name = error.name;
+    copy.stack = error.stack === undefined ? undefined : this.scrub(error.stack);
+    if (typeof code === 'string') Object.assign(copy, { code });
+    return copy;
+  }
+
+  #validate<T>(spec: RequestSpec<T>, json: unknown): T {
     if (!this.#config.validateResponses) return json as T;
     const result = spec.schema.safeParse(json);
     if (result.success) return result.data;
     // The first 20 problems are plenty to diagnose a schema change; a broken page may have thousands.
-    const problems = result.error.issues.slice(0, 20).map((i) => `${formatPath(i.path) || '(body)'}: ${i.message}`);
+    const problems = result.error.issues
+      .slice(0, 20)
+      .map((i) => `${formatPath(i.path) || '(body)'}: ${i.message}`);
     const first = result.error.issues[0];
     throw new ResponseValidationError(
       spec.operation,
@@ -330,6 +363,17 @@ export class Transport {
       first?.message ?? 'invalid',
       problems,
     );
+  }
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/** The parsed body, or {@link NOT_JSON} when it is not valid JSON (an empty body included). */
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return NOT_JSON;
   }
 }
 

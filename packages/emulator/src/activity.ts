@@ -22,7 +22,7 @@ import {
   TOOL_WEIGHTS,
   TOOLS,
 } from './catalog.ts';
-import { hostileAt } from './hostile.ts';
+import { hostileAt, isHostileUser } from './hostile.ts';
 import { growthOn, type OrgConfig, TAG, type UserProfile } from './people.ts';
 import { Rng, splitInteger } from './prng.ts';
 
@@ -151,8 +151,13 @@ export function userDayDetail(config: OrgConfig, profile: UserProfile, day: numb
     skillCalls,
     profile.skills.map(() => r.next() + 0.1),
   );
+  // A hostile user's first skill carries a hostile name.
+  const skillName = (s: number, i: number): string =>
+    i === 0 && isHostileUser(config.hostile, profile.index)
+      ? hostileAt(profile.index + 3)
+      : (SKILLS[s] as string);
   const skills = nonZero(
-    profile.skills.map((s, i): [string, number] => [SKILLS[s] as string, skillParts[i] ?? 0]),
+    profile.skills.map((s, i): [string, number] => [skillName(s, i), skillParts[i] ?? 0]),
   );
   const slashCommands =
     profile.slash.length && r.chance(0.5) ? r.range(1, 1 + Math.floor(userMessages / 6)) : 0;

@@ -108,7 +108,7 @@ const MUTATIONS: readonly Mutation[] = [
         enableThinking: r.chance(0.5),
         thinkingMaxTokens: 8192,
         maxOutputTokens: 16384,
-        extraHeaders: { 'x-team': 'platform' },
+        extraHeaders: { 'x-team': hostile ? hostileAt(n + 5) : 'platform' },
         extraArgs: {},
         noImageSupport: r.chance(0.3),
         cloudHosted: {

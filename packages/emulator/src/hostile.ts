@@ -19,10 +19,20 @@ export const HOSTILE_STRINGS = {
   emoji: '🚀 ship it 🔥👩‍💻🇺🇳',
   long: `long-${'x'.repeat(9995)}`,
   empty: '',
+  tabFormula: '\t=1+2',
+  carriageReturnFormula: '\r=1+2',
 } as const;
 
 /** The hostile values as a list, in a fixed order. */
 export const HOSTILE_LIST: readonly string[] = Object.values(HOSTILE_STRINGS);
+
+/** In hostile mode users 1..HOSTILE_USERS carry the hostile values (in names, e-mails, MCP servers, skills). */
+export const HOSTILE_USERS = HOSTILE_LIST.length;
+
+/** True for the users who carry hostile values: 1..{@link HOSTILE_USERS} (user 0, the owner, stays ordinary). */
+export function isHostileUser(hostile: boolean, index: number): boolean {
+  return hostile && index >= 1 && index <= HOSTILE_USERS;
+}
 
 /** The hostile value for slot `i` (cycling through the list). */
 export function hostileAt(i: number): string {

@@ -17,6 +17,7 @@ export {
   TOOLS,
 } from './catalog.ts';
 export type { StoredSession } from './computers.ts';
+export { DRIFT } from './drift.ts';
 export { HOSTILE_LIST, HOSTILE_STRINGS } from './hostile.ts';
 export type { Organization, OrganizationOptions } from './organization.ts';
 export { ADMIN_ROLES, createOrganization } from './organization.ts';

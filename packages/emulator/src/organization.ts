@@ -5,6 +5,7 @@
  * profiles, distinct-user bitsets and daily totals are cached as they are first needed.
  */
 import {
+  type ActivityByClientRow,
   type ActivityDay,
   addDays,
   type Computer,
@@ -17,7 +18,9 @@ import {
   type OrgUser,
   type ProductivityDay,
   type ReadinessReport,
+  type TokensByModelRow,
   type TokensDay,
+  type ToolsByNameRow,
   type ToolsDay,
   toEpochDay,
   type UserDay,
@@ -26,6 +29,7 @@ import { type UserDayDetail, userDayDetail, userDayRow } from './activity.ts';
 import { LANGUAGES } from './catalog.ts';
 import { buildComputers, buildSeedSessions, computerCount, type StoredSession } from './computers.ts';
 import { buildControlHistory } from './controls.ts';
+import { DRIFT, driftControlChange, driftUserDay, usesDriftClient, withExtraFields } from './drift.ts';
 import {
   buildIdentity,
   buildProfile,
@@ -41,13 +45,16 @@ import {
 import { hash32 } from './prng.ts';
 import { buildReadinessReports, buildRepositories, type Repository } from './readiness.ts';
 import {
+  activityByClientRows,
   activityRow,
   DayAccumulator,
   type DayTotals,
   productivityRow,
   type TokensByUser,
+  tokensByModelRows,
   tokensByUser,
   tokensRow,
+  toolsByNameRows,
   toolsRow,
 } from './totals.ts';
 
@@ -63,6 +70,11 @@ export interface OrganizationOptions {
   today: IsoDate;
   /** Plant hostile strings in names, e-mails, tool names, repository URLs, rationales and settings. */
   hostile?: boolean;
+  /**
+   * Simulate schema drift: unknown fields on every resource and row, renamed and removed settings in
+   * some revisions, a client type and a delegation level the spec does not list (see `drift.ts`).
+   */
+  drift?: boolean;
   /** Organization id. Default derived from the seed. */
   orgId?: string;
   /** Organization name. Default "Acme Robotics". */
@@ -84,6 +96,7 @@ export interface Organization {
   readonly orgName: string;
   readonly domain: string;
   readonly hostile: boolean;
+  readonly drift: boolean;
   identity(index: number): UserIdentity;
   profile(index: number): UserProfile;
   /** The organization-users resource of a user. */
@@ -109,6 +122,12 @@ export interface Organization {
   toolsDay(date: IsoDate): ToolsDay;
   activityDay(date: IsoDate): ActivityDay;
   productivityDay(date: IsoDate): ProductivityDay;
+  /** The `/tokens?group_by=model` rows of a day. */
+  tokensByModelRows(date: IsoDate): TokensByModelRow[];
+  /** The `/tools?group_by=tool_name` rows of a day. */
+  toolsByNameRows(date: IsoDate): ToolsByNameRow[];
+  /** The `/activity?group_by=client` rows of a day. */
+  activityByClientRows(date: IsoDate): ActivityByClientRow[];
   readonly repositories: readonly Repository[];
   /** Readiness reports, newest first. */
   readonly readinessReports: readonly ReadinessReport[];
@@ -147,6 +166,9 @@ export function createOrganization(options: OrganizationOptions): Organization {
     );
   }
   const hostile = options.hostile ?? false;
+  const drift = options.drift ?? false;
+  /** Adds drift's unknown fields to a row when drifting. */
+  const extra = <T extends object>(row: T, tag: string): T => (drift ? withExtraFields(row, tag) : row);
   const orgName = options.orgName ?? 'Acme Robotics';
   const orgId = options.orgId ?? `org_${hash32(seed, 0x0e9).toString(16).padStart(8, '0')}`;
   const orgSlug = slugOf(orgName);
@@ -222,18 +244,42 @@ export function createOrganization(options: OrganizationOptions): Organization {
     return t;
   };
 
+  // Drift: the active users of a day who also used the client type the spec does not list.
+  const driftClientCounts = new Map<number, number>();
+  const driftClientUsers = (day: number): number => {
+    let n = driftClientCounts.get(day);
+    if (n === undefined) {
+      n = 0;
+      const bits = activeBits(day);
+      for (let i = 0; i < userCount; i++) {
+        if ((bits[i >>> 5] as number) & (1 << (i & 31)) && usesDriftClient(seed, i, day)) n++;
+      }
+      driftClientCounts.set(day, n);
+    }
+    return n;
+  };
+  const userDayOf = (i: number, day: number): UserDay | undefined => {
+    const d = detailOn(i, day);
+    if (!d) return undefined;
+    const row = userDayRow(d, identity(i), fromEpochDay(day), primaryLanguage(i));
+    return drift ? driftUserDay(row, seed, i, day) : row;
+  };
+
   const orgUser = (i: number): OrgUser => {
     const id = identity(i);
     const p = profile(i);
-    return {
-      id: id.id,
-      email: id.email,
-      createdAt: new Date(p.createdAtMs).toISOString(),
-      metadata: { role: ADMIN_ROLES[i as 0 | 1 | 2] ?? 'member' },
-      firstName: id.firstName,
-      lastName: id.lastName,
-      lastSignInAt: lastSignInOf(config, p),
-    };
+    return extra(
+      {
+        id: id.id,
+        email: id.email,
+        createdAt: new Date(p.createdAtMs).toISOString(),
+        metadata: { role: ADMIN_ROLES[i as 0 | 1 | 2] ?? 'member' },
+        firstName: id.firstName,
+        lastName: id.lastName,
+        lastSignInAt: lastSignInOf(config, p),
+      },
+      'orgUsers',
+    );
   };
 
   const admins = [0, 1, 2].filter((i) => i < userCount).map(identity);
@@ -250,6 +296,7 @@ export function createOrganization(options: OrganizationOptions): Organization {
     orgName,
     domain,
     hostile,
+    drift,
     identity,
     profile,
     orgUser,
@@ -260,15 +307,12 @@ export function createOrganization(options: OrganizationOptions): Organization {
     userIndexOfEmail: (email) => userIndexOfEmail(config, email, identity),
     isActive: (i, date) => inWindow(toEpochDay(date)) && isActiveOn(config, profile(i), toEpochDay(date)),
     userDayDetail: (i, date) => detailOn(i, toEpochDay(date)),
-    userDay(i, date) {
-      const d = detailOn(i, toEpochDay(date));
-      return d && userDayRow(d, identity(i), date, primaryLanguage(i));
-    },
+    userDay: (i, date) => userDayOf(i, toEpochDay(date)),
     *userDays(range) {
       for (let i = 0; i < userCount; i++) {
         for (let day = toEpochDay(range.start); day <= toEpochDay(range.end); day++) {
-          const d = detailOn(i, day);
-          if (d) yield userDayRow(d, identity(i), fromEpochDay(day), primaryLanguage(i));
+          const row = userDayOf(i, day);
+          if (row) yield row;
         }
       }
     },
@@ -291,20 +335,41 @@ export function createOrganization(options: OrganizationOptions): Organization {
           );
         }
       }
-      return tokensRow(dailyTotals(date), byUser);
+      return extra(tokensRow(dailyTotals(date), byUser), 'tokens');
     },
-    toolsDay: (date) => toolsRow(dailyTotals(date)),
-    activityDay: (date) =>
-      activityRow(
+    toolsDay: (date) => extra(toolsRow(dailyTotals(date)), 'tools'),
+    activityDay(date) {
+      const row = activityRow(
         dailyTotals(date),
         distinctActiveUsers({ start: addDays(date, -6), end: date }),
         distinctActiveUsers({ start: addDays(date, -29), end: date }),
-      ),
-    productivityDay: (date) => productivityRow(dailyTotals(date)),
+      );
+      if (!drift) return row;
+      const byClient = { ...row.daily_active_users_by_client };
+      byClient[DRIFT.clientType] = driftClientUsers(toEpochDay(date));
+      return extra({ ...row, daily_active_users_by_client: byClient }, 'activity');
+    },
+    productivityDay: (date) => extra(productivityRow(dailyTotals(date)), 'productivity'),
+    tokensByModelRows: (date) => tokensByModelRows(dailyTotals(date)).map((r) => extra(r, 'tokens')),
+    toolsByNameRows: (date) => toolsByNameRows(dailyTotals(date)).map((r) => extra(r, 'tools')),
+    activityByClientRows(date) {
+      const rows = activityByClientRows(dailyTotals(date));
+      if (!drift) return rows;
+      const extraRow = {
+        date,
+        group_key: DRIFT.clientType,
+        daily_active_users: driftClientUsers(toEpochDay(date)),
+      };
+      return [...rows, extraRow].map((r) => extra(r, 'activity'));
+    },
     repositories,
-    readinessReports: buildReadinessReports(seed, repositories, today, hostile),
-    controlHistory: buildControlHistory(seed, today, admins, hostile),
-    computers,
+    readinessReports: buildReadinessReports(seed, repositories, today, hostile).map((r) =>
+      extra(r, 'readiness'),
+    ),
+    controlHistory: buildControlHistory(seed, today, admins, hostile).map((c) =>
+      drift ? driftControlChange(c) : c,
+    ),
+    computers: computers.map((c) => extra(c, 'computers')),
     seedSessions: () =>
       buildSeedSessions(seed, computers, today).map((s) => ({
         session: structuredClone(s.session),

@@ -6,7 +6,7 @@
 import { en } from '@faker-js/faker';
 import { EARLIEST_DATA_DATE, fromEpochDay, type IsoDate, toEpochDay } from '@orgreport/api-core';
 import { HOOK_SETUPS, LANGUAGES, MCP_SERVERS, MODELS, PERSONAS, SKILLS, SLASH_COMMANDS } from './catalog.ts';
-import { HOSTILE_STRINGS, hostileAt } from './hostile.ts';
+import { HOSTILE_STRINGS, hostileAt, isHostileUser } from './hostile.ts';
 import { hash4, hash32, Rng } from './prng.ts';
 
 /** Stream tags, so each purpose draws from its own stream. */
@@ -96,7 +96,7 @@ export function buildIdentity(config: OrgConfig, index: number): UserIdentity {
   let lastName = rng.pick(LAST_NAMES);
   let local = `${emailSlug(firstName)}.${emailSlug(lastName)}`;
   // Index 0 stays ordinary: it is the owner who appears in the control history.
-  if (config.hostile && index >= 1 && index <= 13) {
+  if (isHostileUser(config.hostile, index)) {
     lastName = hostileAt(index - 1);
     if (index % 3 === 0) firstName = hostileAt(index + 4);
     if (index === 2) local = HOSTILE_STRINGS.hyperlinkFormula.replace(/[^=A-Za-z(".:/,)]/g, '');
@@ -152,7 +152,7 @@ export function buildProfile(config: OrgConfig, index: number): UserProfile {
     const s = MCP_SERVERS[server] as (typeof MCP_SERVERS)[number];
     return { server, spelling: r.pick(s.spellings), tool: r.pick(s.tools), weight: 0.5 + r.next() };
   });
-  return {
+  const profile: UserProfile = {
     index,
     createdDay,
     createdAtMs: createdDay * MS_PER_DAY + r.int(MS_PER_DAY),
@@ -172,6 +172,14 @@ export function buildProfile(config: OrgConfig, index: number): UserProfile {
     slash: r.sample(SLASH_COMMANDS.length, r.weighted([20, 30, 30, 20])),
     hooks: r.sample(HOOK_SETUPS.length, r.weighted([55, 25, 15, 5])),
   };
+  // Hostile users also run an MCP server named with a hostile value; added without drawing from
+  // the stream, so everything else about them stays as in the ordinary organization.
+  if (isHostileUser(config.hostile, index)) {
+    const s = MCP_SERVERS[0] as (typeof MCP_SERVERS)[number];
+    profile.mcp.push({ server: 0, spelling: hostileAt(index + 1), tool: s.tools[0] as string, weight: 1 });
+    if (profile.mcpShare === 0) profile.mcpShare = 0.1;
+  }
+  return profile;
 }
 
 /** The first epoch day of analytics data. */

@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /** Plant hostile strings in the data (issue 9). */
   hostile?: boolean;
+  /** Simulate schema drift: unknown fields, renamed settings, new enum values (issue 9). */
+  drift?: boolean;
   orgId?: string;
   orgName?: string;
 }

@@ -2,7 +2,6 @@
 import { eachDay } from '@orgreport/api-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Organization } from '../organization.ts';
-import { activityByClientRows, tokensByModelRows, toolsByNameRows } from '../totals.ts';
 import { parseDateRange, parseGroupBy, parseLimit, type Query } from './params.ts';
 import { badRequest, HttpProblem } from './problem.ts';
 import type { Role } from './state.ts';
@@ -33,7 +32,7 @@ export function registerAnalyticsRoutes(
     const { query, range } = guard(request);
     const days = eachDay(range.start, range.end);
     const data = parseGroupBy(query, 'model')
-      ? days.flatMap((d) => tokensByModelRows(org.dailyTotals(d)))
+      ? days.flatMap((d) => org.tokensByModelRows(d))
       : days.map((d) => org.tokensDay(d));
     return { data, meta: meta(range) };
   });
@@ -42,7 +41,7 @@ export function registerAnalyticsRoutes(
     const { query, range } = guard(request);
     const days = eachDay(range.start, range.end);
     const data = parseGroupBy(query, 'tool_name')
-      ? days.flatMap((d) => toolsByNameRows(org.dailyTotals(d)))
+      ? days.flatMap((d) => org.toolsByNameRows(d))
       : days.map((d) => org.toolsDay(d));
     return { data, meta: meta(range) };
   });
@@ -51,7 +50,7 @@ export function registerAnalyticsRoutes(
     const { query, range } = guard(request);
     const days = eachDay(range.start, range.end);
     const data = parseGroupBy(query, 'client')
-      ? days.flatMap((d) => activityByClientRows(org.dailyTotals(d)))
+      ? days.flatMap((d) => org.activityByClientRows(d))
       : days.map((d) => org.activityDay(d));
     return { data, meta: meta(range) };
   });

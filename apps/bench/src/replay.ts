@@ -1,0 +1,75 @@
+/**
+ * The fetch floor: the recorded requests replayed with plain `fetch` + `JSON.parse` and nothing
+ * else (no schema validation, no redaction, no columns). Requests of one operation are replayed in
+ * order, one after the other (a paged list is a cursor chain); different operations run at once,
+ * under the same limit of requests in flight as the client.
+ */
+import type { RecordedRequest } from './request-recorder.ts';
+
+export interface ReplayOptions {
+  apiKey: string;
+  /** Requests in flight at once (the client's limit). */
+  concurrency: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface ReplayResult {
+  ms: number;
+  requests: number;
+  bytes: number;
+}
+
+/** A counting semaphore. */
+function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** The requests grouped into chains by operation, in first-seen order. */
+export function chainsOf(requests: readonly RecordedRequest[]): RecordedRequest[][] {
+  const chains = new Map<string, RecordedRequest[]>();
+  for (const r of requests) {
+    const chain = chains.get(r.operation) ?? [];
+    chain.push(r);
+    chains.set(r.operation, chain);
+  }
+  return [...chains.values()];
+}
+
+/** Replays the requests and returns the wall time, request count and body bytes. */
+export async function replayRequests(
+  requests: readonly RecordedRequest[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const limit = limiter(options.concurrency);
+  const headers = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' };
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let count = 0;
+  const one = async (url: string) => {
+    const response = await fetchImpl(url, { headers });
+    const body = new Uint8Array(await response.arrayBuffer());
+    if (!response.ok) throw new Error(`replay: ${response.status} for ${url}`);
+    JSON.parse(decoder.decode(body));
+    bytes += body.byteLength;
+    count++;
+  };
+  const started = performance.now();
+  await Promise.all(
+    chainsOf(requests).map(async (chain) => {
+      for (const r of chain) await limit(() => one(r.url));
+    }),
+  );
+  return { ms: performance.now() - started, requests: count, bytes };
+}

@@ -1,0 +1,106 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from './cli.ts';
+import { memoryIo } from './testing.ts';
+
+describe('run()', () => {
+  it('documents the exit codes in --help and exits 0', async () => {
+    const io = memoryIo();
+    expect(await run(['--help'], io)).toBe(0);
+    expect(io.out()).toContain('Exit codes:');
+    expect(io.out()).toMatch(/3 {2}authentication or permission/);
+  });
+
+  it("exits 2 on an unknown command or flag, with commander's message", async () => {
+    const io = memoryIo();
+    expect(await run(['monthy'], io)).toBe(2);
+    expect(io.err()).toContain("unknown command 'monthy'");
+    expect(await run(['monthly', '--colour'], memoryIo())).toBe(2);
+  });
+
+  it.each([
+    ['2026-13', /--month "2026-13" is invalid: expected a month as YYYY-MM/],
+    ['2026-11', /the month is not over \(data runs up to 2026-11-21\).*2026-10/],
+    ['2025-12', /analytics data starts on 2026-01-14/],
+    ['next', /--month "next" is invalid/],
+  ])('refuses --month %s before connecting (exit 2)', async (month, message) => {
+    const io = memoryIo();
+    expect(await run(['monthly', '--month', month, '--today', '2026-11-22'], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+
+  it('exits 3 without an API key, naming the variable', async () => {
+    const io = memoryIo({ env: { ORGREPORT_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(await run(['monthly', '--month', '2026-10'], io)).toBe(3);
+    expect(io.err()).toMatch(/no API key: set ORGREPORT_API_KEY/);
+  });
+
+  it('never prints the API key, even in an error about the address', async () => {
+    const io = memoryIo({
+      env: { ORGREPORT_API_KEY: 'test-key-owner-123', ORGREPORT_BASE_URL: 'test-key-owner-123' },
+    });
+    expect(await run(['api', 'computers', 'list'], io)).toBe(2);
+    expect(io.err()).toContain('ORGREPORT_BASE_URL');
+    expect(io.err()).not.toContain('test-key-owner-123');
+  });
+
+  it('asks for an SMTP server before fetching when --email is given', async () => {
+    const io = memoryIo();
+    expect(await run(['monthly', '--demo', '--email', 'cfo@example.com'], io)).toBe(2);
+    expect(io.err()).toMatch(/--email needs an SMTP server/);
+  });
+});
+
+describe('orgreport hook', () => {
+  it('records one event with recorded_at from the clock', async () => {
+    const log = join(await mkdtemp(join(tmpdir(), 'orgreport-hook-')), 'hooks.jsonl');
+    const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: log }, now: '2026-11-02T10:00:00Z' });
+    io.stdin.end('{"hook_event_name":"SessionEnd","session_id":"s9","cwd":"/repo","reason":"other"}');
+    expect(await run(['hook', 'record'], io)).toBe(0);
+    const line = JSON.parse((await readFile(log, 'utf8')).trim());
+    expect(line).toEqual({
+      hook_event_name: 'SessionEnd',
+      session_id: 's9',
+      cwd: '/repo',
+      reason: 'other',
+      recorded_at: '2026-11-02T10:00:00.000Z',
+    });
+  });
+
+  it('exits 1 (never 2, which may block an agent) on a bad event, and writes nothing', async () => {
+    const log = join(await mkdtemp(join(tmpdir(), 'orgreport-hook-')), 'hooks.jsonl');
+    const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: log } });
+    io.stdin.end('{"hook_event_name":"Stop"}');
+    expect(await run(['hook', 'record'], io)).toBe(1);
+    expect(io.err()).toContain('hook event.session_id (missing) is invalid');
+    await expect(readFile(log, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('does not hang when stdin never ends', async () => {
+    const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: '/tmp/never-written.jsonl' } });
+    io.stdin.write('{');
+    expect(await run(['hook', 'record', '--timeout', '100'], io)).toBe(1);
+    expect(io.err()).toMatch(/within 100 ms/);
+  });
+
+  it('prints a hooks configuration for the four events that records to the configured log', async () => {
+    const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: '/var/log/agent hooks.jsonl' } });
+    expect(await run(['hook', 'config', '--command', 'npx orgreport'], io)).toBe(0);
+    const config = JSON.parse(io.out());
+    expect(Object.keys(config)).toEqual(['Notification', 'Stop', 'SubagentStop', 'SessionEnd']);
+    expect(config.Notification[0].hooks[0].command).toBe(
+      "npx orgreport hook record --hook-log '/var/log/agent hooks.jsonl'",
+    );
+  });
+});
+
+describe('orgreport hook record with a bad setting', () => {
+  it('still exits 1, not 2', async () => {
+    const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: '/tmp/x.jsonl', ORGREPORT_LOG_LEVEL: 'loud' } });
+    io.stdin.end('{"hook_event_name":"Stop","session_id":"s","cwd":"/"}');
+    expect(await run(['hook', 'record'], io)).toBe(1);
+    expect(io.err()).toMatch(/ORGREPORT_LOG_LEVEL/);
+  });
+});

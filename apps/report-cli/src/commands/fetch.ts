@@ -1,0 +1,31 @@
+/** `orgreport fetch`: a month's snapshot only, written atomically to `<out>/snapshot` or `--snapshot DIR`. */
+import { basename, dirname, resolve } from 'node:path';
+import type { ConfigFlags } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
+import { OutputSet } from '../output/atomic.ts';
+import { formatBytes } from '../reporter.ts';
+import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
+import { writeSnapshot } from '../snapshot/store.ts';
+
+export interface FetchOptions extends ConfigFlags, AcquireFlags {
+  /** Snapshot directory to write (default `<out>/snapshot`). */
+  snapshot?: string;
+}
+
+/** Fetches the month and writes its snapshot directory. */
+export async function fetch(options: FetchOptions, ctx: CommandContext): Promise<void> {
+  const { config, reporter } = setUp(options, ctx);
+  const target = options.snapshot
+    ? resolve(ctx.io.cwd, options.snapshot)
+    : resolve(config.outDir, 'snapshot');
+  const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+  const outputs = await new OutputSet(dirname(target)).open();
+  try {
+    await writeSnapshot(await outputs.directory(basename(target)), snapshot);
+    const [written] = await outputs.commit();
+    reporter.info(`snapshot: ${written!.path} (${formatBytes(written!.bytes)})`);
+  } catch (error) {
+    await outputs.abort();
+    throw error;
+  }
+}

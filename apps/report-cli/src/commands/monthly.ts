@@ -1,0 +1,26 @@
+/** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
+import type { ConfigFlags } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
+import { checkDelivery, summary } from '../report/checks.ts';
+import { produceReport } from '../report/produce.ts';
+import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
+
+export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
+  attachXlsx?: boolean;
+}
+
+/** Produces the monthly report of `--month` (default the last complete month) in `--out`. */
+export async function monthly(options: MonthlyOptions, ctx: CommandContext): Promise<void> {
+  const started = performance.now();
+  const { config, reporter } = setUp(options, ctx);
+  reportPeriod(options, config); // a bad month fails before anything starts
+  checkDelivery(config);
+  const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+  const result = await produceReport(snapshot, {
+    config,
+    reporter,
+    includeSnapshot: true,
+    attachXlsx: options.attachXlsx,
+  });
+  if (reporter.enabled('info')) ctx.io.stdout.write(summary(result.files, started, result.mailedTo));
+}

@@ -1,0 +1,34 @@
+/** `orgreport render --snapshot DIR`: re-render a past month from its snapshot, offline and without a key. */
+import { resolve } from 'node:path';
+import type { ConfigFlags } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
+import { checkDelivery, summary } from '../report/checks.ts';
+import { produceReport } from '../report/produce.ts';
+import { readSnapshot } from '../snapshot/store.ts';
+
+export interface RenderOptions extends ConfigFlags {
+  /** The snapshot directory to read. */
+  snapshot: string;
+  attachXlsx?: boolean;
+}
+
+/** Reads the snapshot, then computes, renders and delivers exactly as `monthly` would. */
+export async function render(options: RenderOptions, ctx: CommandContext): Promise<void> {
+  const started = performance.now();
+  const { config, reporter } = setUp(options, ctx);
+  checkDelivery(config);
+  const stage = reporter.stage('snapshot');
+  const snapshot = await readSnapshot(resolve(ctx.io.cwd, options.snapshot));
+  const m = snapshot.manifest;
+  stage.done(
+    `${m.organization.name} ${m.period.month}, fetched ${m.fetchedAt}, ${snapshot.userDays.user_id.length} user-day rows`,
+  );
+  if (config.organizationName) snapshot.manifest.organization.name = config.organizationName;
+  const result = await produceReport(snapshot, {
+    config,
+    reporter,
+    includeSnapshot: false,
+    attachXlsx: options.attachXlsx,
+  });
+  if (reporter.enabled('info')) ctx.io.stdout.write(summary(result.files, started, result.mailedTo));
+}

@@ -1,0 +1,140 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { requireConnection, resolveConfig } from './config.ts';
+
+const now = () => new Date('2026-11-22T15:30:00Z');
+
+function configFile(content: unknown): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'orgreport-config-'));
+  const path = join(dir, 'orgreport.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return { dir, path };
+}
+
+describe('resolveConfig', () => {
+  it('takes a flag over the environment over the config file', () => {
+    const { path } = configFile({
+      baseUrl: 'http://file.example',
+      appUrl: 'http://app-file.example',
+      smtpUrl: 'smtp://file:25',
+    });
+    const env = { ORGREPORT_BASE_URL: 'http://env.example', ORGREPORT_SMTP_URL: 'smtp://env:25' };
+    const config = resolveConfig({ config: path, baseUrl: 'http://flag.example/' }, { env, now, cwd: '/' });
+    expect(config.baseUrl).toBe('http://flag.example');
+    expect(config.smtpUrl).toBe('smtp://env:25');
+    expect(config.appUrl).toBe('http://app-file.example');
+  });
+
+  it('uses defaults and the clock when nothing is set', () => {
+    const config = resolveConfig({}, { env: {}, now, cwd: '/work' });
+    expect(config).toMatchObject({
+      outDir: '/work/reports',
+      formats: ['pdf', 'xlsx', 'html', 'json'],
+      logLevel: 'info',
+      mailTo: [],
+      today: '2026-11-22',
+    });
+    expect(config.now().toISOString()).toBe('2026-11-22T15:30:00.000Z');
+  });
+
+  it('replaces the clock with --today', () => {
+    const config = resolveConfig({ today: '2026-03-05' }, { env: {}, now, cwd: '/' });
+    expect(config.today).toBe('2026-03-05');
+    expect(config.now().toISOString()).toBe('2026-03-05T00:00:00.000Z');
+    expect(() => resolveConfig({ today: '2026-02-30' }, { env: {}, now, cwd: '/' })).toThrow(
+      /--today: expected a real calendar day/,
+    );
+  });
+
+  it('names the environment variable of a bad value', () => {
+    expect(() => resolveConfig({}, { env: { ORGREPORT_BASE_URL: 'ftp://x' }, now, cwd: '/' })).toThrow(
+      /ORGREPORT_BASE_URL: expected an http\(s\) URL \(got "ftp:\/\/x"\)/,
+    );
+    expect(() => resolveConfig({}, { env: { ORGREPORT_LOG_LEVEL: 'loud' }, now, cwd: '/' })).toThrow(
+      /ORGREPORT_LOG_LEVEL/,
+    );
+    expect(() => resolveConfig({ formats: 'pdf,docx' }, { env: {}, now, cwd: '/' })).toThrow(
+      /--formats: expected formats among/,
+    );
+    expect(() => resolveConfig({ email: 'a@example.com,nobody' }, { env: {}, now, cwd: '/' })).toThrow(
+      /--email: expected an e-mail/,
+    );
+  });
+
+  it('names the config file and the key, and refuses unknown keys', () => {
+    const bad = configFile({ smtpUrl: 'http://mail' });
+    expect(() => resolveConfig({ config: bad.path }, { env: {}, now, cwd: '/' })).toThrow(
+      `config file ${bad.path}: smtpUrl: expected an smtp:// or smtps:// URL`,
+    );
+    const typo = configFile({ baseURL: 'http://x.example' });
+    expect(() => resolveConfig({ config: typo.path }, { env: {}, now, cwd: '/' })).toThrow(
+      /unknown setting "baseURL"/,
+    );
+    const notJson = configFile('{ baseUrl: ');
+    expect(() => resolveConfig({ config: notJson.path }, { env: {}, now, cwd: '/' })).toThrow(
+      /not valid JSON/,
+    );
+    expect(() => resolveConfig({ config: '/nonexistent/c.json' }, { env: {}, now, cwd: '/' })).toThrow(
+      /config file \/nonexistent\/c\.json: cannot be read \(ENOENT\)/,
+    );
+  });
+
+  it('reads the config file named by ORGREPORT_CONFIG and resolves its paths against its own folder', () => {
+    const { dir, path } = configFile({
+      out: 'monthly',
+      hookLog: 'hooks.jsonl',
+      formats: 'pdf, json',
+      email: ['a@example.com'],
+    });
+    const config = resolveConfig({}, { env: { ORGREPORT_CONFIG: path }, now, cwd: '/elsewhere' });
+    expect(config.outDir).toBe(join(dir, 'monthly'));
+    expect(config.hookLog).toBe(join(dir, 'hooks.jsonl'));
+    expect(config.formats).toEqual(['pdf', 'json']);
+    expect(config.mailTo).toEqual(['a@example.com']);
+  });
+
+  it('never shows the API key in a message', () => {
+    const { path } = configFile({ apiKey: '   ' });
+    let message = '';
+    try {
+      resolveConfig({ config: path }, { env: {}, now, cwd: '/' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/apiKey: must not be empty/);
+    expect(message).not.toContain('got');
+  });
+
+  it('orders the log level: --verbose, --quiet, ORGREPORT_LOG_LEVEL, file', () => {
+    const { path } = configFile({ logLevel: 'warn' });
+    const sources = { env: { ORGREPORT_LOG_LEVEL: 'error' }, now, cwd: '/' };
+    expect(resolveConfig({ config: path }, { ...sources, env: {} }).logLevel).toBe('warn');
+    expect(resolveConfig({ config: path }, sources).logLevel).toBe('error');
+    expect(resolveConfig({ config: path, quiet: true }, { ...sources, env: {} }).logLevel).toBe('error');
+    expect(resolveConfig({ config: path, verbose: true }, sources).logLevel).toBe('debug');
+  });
+});
+
+describe('requireConnection', () => {
+  it('asks for the address and the key, with the setting names', () => {
+    const base = resolveConfig({}, { env: {}, now, cwd: '/' });
+    expect(() => requireConnection(base)).toThrow(/ORGREPORT_BASE_URL/);
+    const noKey = resolveConfig({}, { env: { ORGREPORT_BASE_URL: 'http://127.0.0.1:1' }, now, cwd: '/' });
+    expect(() => requireConnection(noKey)).toThrow(expect.objectContaining({ exitCode: 3 }));
+    const ok = resolveConfig(
+      {},
+      {
+        env: { ORGREPORT_BASE_URL: 'http://127.0.0.1:1', ORGREPORT_API_KEY: 'test-key-owner' },
+        now,
+        cwd: '/',
+      },
+    );
+    expect(requireConnection(ok)).toEqual({
+      apiKey: 'test-key-owner',
+      baseUrl: 'http://127.0.0.1:1',
+      appUrl: 'http://127.0.0.1:1',
+    });
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * The configuration layer: the only module that reads the environment, the config file and the
+ * clock. Each setting comes from its flag, else its environment variable, else the JSON config
+ * file, else its default, and is validated with zod; a bad value gives a {@link UsageError} naming
+ * the setting and where it came from. The API key is never part of a message.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core';
+import { z } from 'zod';
+import { AuthError, UsageError } from '../errors.ts';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Resolved settings of one run. */
+export interface Config {
+  apiKey?: string;
+  baseUrl?: string;
+  appUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Report recipients (`--email`). */
+  mailTo: string[];
+  logLevel: LogLevel;
+  /** JSON-lines file of recorded hook events. */
+  hookLog?: string;
+  outDir: string;
+  formats: ReportFormat[];
+  /** A template directory that overrides the built-in templates file by file. */
+  templates?: string;
+  /** Display name of the organization (defaults to its id). */
+  organizationName?: string;
+  pricePerCredit?: number;
+  currency?: string;
+  /** The day the run considers today (UTC): `--today` or the clock's. */
+  today: IsoDate;
+  /** The clock every stage receives. */
+  now: Clock;
+  /** The config file that was read, if any. */
+  configFile?: string;
+}
+
+/** Flags that feed configuration; every command accepts the subset it defines. */
+export interface ConfigFlags {
+  config?: string;
+  today?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  baseUrl?: string;
+  appUrl?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  email?: string;
+  hookLog?: string;
+  out?: string;
+  formats?: string;
+  templates?: string;
+  orgName?: string;
+}
+
+/** What configuration may read from outside: injected by `run()`. */
+export interface ConfigSources {
+  env: Record<string, string | undefined>;
+  now: () => Date;
+  cwd: string;
+}
+
+const url = z
+  .string()
+  .trim()
+  .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), 'expected an http(s) URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^smtps?:\/\/[^\s]+/i.test(v) && URL.canParse(v), 'expected an smtp:// or smtps:// URL');
+const email = z.email('expected an e-mail address');
+const emailList = z.array(email).min(1, 'expected at least one e-mail address');
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+const formats = z
+  .array(z.enum(REPORT_FORMATS, `expected formats among ${REPORT_FORMATS.join(', ')}`))
+  .min(1, 'expected at least one format');
+
+/** The JSON config file: every key optional, unknown keys refused so that a typo is named. */
+export const configFileSchema = z.strictObject({
+  apiKey: nonEmpty.optional(),
+  baseUrl: url.optional(),
+  appUrl: url.optional(),
+  smtpUrl: smtpUrl.optional(),
+  mailFrom: email.optional(),
+  email: z.union([emailList, z.string()]).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+  hookLog: nonEmpty.optional(),
+  out: nonEmpty.optional(),
+  formats: z.union([formats, z.string()]).optional(),
+  templates: nonEmpty.optional(),
+  organizationName: nonEmpty.optional(),
+  pricePerCredit: z.number().positive('must be a positive number').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR')
+    .optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/** Splits `a,b , c` into trimmed non-empty items. */
+export function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function describeIssue(error: z.ZodError): string {
+  return error.issues.map((i) => i.message).join('; ');
+}
+
+/** Validates one value with `schema`; on failure names `label` (and shows the value unless secret). */
+function check<T>(schema: z.ZodType<T>, value: unknown, label: string, secret = false): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const shown = secret ? '' : ` (got ${JSON.stringify(value)})`;
+  throw new UsageError(`${label}: ${describeIssue(parsed.error)}${shown}`);
+}
+
+/** Reads and validates the JSON config file; errors name the file and the key. */
+export function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`config file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`config file ${path}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const key = issue.path.join('.');
+  const detail =
+    issue.code === 'unrecognized_keys'
+      ? `unknown setting ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${Object.keys(configFileSchema.shape).join(', ')})`
+      : `${key}: ${issue.message}`;
+  throw new UsageError(`config file ${path}: ${detail}`);
+}
+
+interface Candidate<T> {
+  value: T;
+  label: string;
+  /** Directory relative paths of this source resolve against. */
+  base: string;
+}
+
+/**
+ * Resolves the configuration of one run from flags, environment, config file and defaults.
+ *
+ * @example
+ * resolveConfig({ today: '2026-11-22' }, { env: { ORGREPORT_BASE_URL: 'http://127.0.0.1:4020' }, now, cwd })
+ */
+export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Config {
+  const { env, cwd } = sources;
+  const configPath = flags.config ?? (env.ORGREPORT_CONFIG || undefined);
+  const configFile = configPath ? resolve(cwd, configPath) : undefined;
+  const file: ConfigFile = configFile ? readConfigFile(configFile) : {};
+  const fileBase = configFile ? dirname(configFile) : cwd;
+  const fileLabel = (key: string) => `config file ${configPath}: ${key}`;
+
+  /** The first of flag, environment variable, file key that is set. */
+  function pick<K extends keyof ConfigFile>(
+    flag: string | undefined,
+    flagName: string | undefined,
+    envName: string | undefined,
+    key: K,
+  ): Candidate<string | ConfigFile[K]> | undefined {
+    if (flag !== undefined && flagName) return { value: flag, label: flagName, base: cwd };
+    const fromEnv = envName ? env[envName] : undefined;
+    if (fromEnv !== undefined && fromEnv !== '' && envName)
+      return { value: fromEnv, label: envName, base: cwd };
+    if (file[key] !== undefined) return { value: file[key], label: fileLabel(key), base: fileBase };
+    return undefined;
+  }
+  function text<K extends keyof ConfigFile>(
+    schema: z.ZodType<string>,
+    flag: string | undefined,
+    flagName: string | undefined,
+    envName: string | undefined,
+    key: K,
+    secret = false,
+  ): string | undefined {
+    const c = pick(flag, flagName, envName, key);
+    return c ? check(schema, c.value, c.label, secret) : undefined;
+  }
+  function path<K extends keyof ConfigFile>(
+    flag: string | undefined,
+    flagName: string,
+    envName: string | undefined,
+    key: K,
+  ): string | undefined {
+    const c = pick(flag, flagName, envName, key);
+    return c ? resolve(c.base, check(nonEmpty, c.value, c.label)) : undefined;
+  }
+  function list<T>(
+    schema: z.ZodType<T[]>,
+    flag: string | undefined,
+    flagName: string,
+    envName: string | undefined,
+    key: keyof ConfigFile,
+  ): T[] | undefined {
+    const c = pick(flag, flagName, envName, key);
+    if (!c) return undefined;
+    const items = typeof c.value === 'string' ? splitList(c.value) : c.value;
+    return check(schema, items, c.label);
+  }
+
+  let today: IsoDate;
+  if (flags.today !== undefined) {
+    if (!isIsoDate(flags.today)) {
+      throw new UsageError(
+        `--today: expected a real calendar day as YYYY-MM-DD (got ${JSON.stringify(flags.today)})`,
+      );
+    }
+    today = flags.today;
+  } else {
+    today = utcDay(sources.now());
+  }
+  const fixed = flags.today !== undefined ? new Date(`${today}T00:00:00.000Z`) : undefined;
+  const now: Clock = fixed ? () => new Date(fixed) : sources.now;
+
+  const envLevel = env.ORGREPORT_LOG_LEVEL || undefined;
+  let logLevel: LogLevel = 'info';
+  if (flags.verbose) logLevel = 'debug';
+  else if (flags.quiet) logLevel = 'error';
+  else if (envLevel !== undefined) logLevel = check(z.enum(LOG_LEVELS), envLevel, 'ORGREPORT_LOG_LEVEL');
+  else if (file.logLevel) logLevel = file.logLevel;
+
+  const baseUrl = text(url, flags.baseUrl, '--base-url', 'ORGREPORT_BASE_URL', 'baseUrl');
+  const price = pick(undefined, undefined, 'ORGREPORT_PRICE_PER_CREDIT', 'pricePerCredit');
+  return {
+    apiKey: text(nonEmpty, undefined, undefined, 'ORGREPORT_API_KEY', 'apiKey', true),
+    baseUrl,
+    appUrl: text(url, flags.appUrl, '--app-url', 'ORGREPORT_APP_URL', 'appUrl') ?? baseUrl,
+    smtpUrl: text(smtpUrl, flags.smtpUrl, '--smtp-url', 'ORGREPORT_SMTP_URL', 'smtpUrl'),
+    mailFrom:
+      text(email, flags.mailFrom, '--mail-from', 'ORGREPORT_MAIL_FROM', 'mailFrom') ?? 'orgreport@localhost',
+    mailTo: list(emailList, flags.email, '--email', 'ORGREPORT_MAIL_TO', 'email') ?? [],
+    logLevel,
+    hookLog: path(flags.hookLog, '--hook-log', 'ORGREPORT_HOOK_LOG', 'hookLog'),
+    outDir: path(flags.out, '--out', 'ORGREPORT_OUT_DIR', 'out') ?? resolve(cwd, 'reports'),
+    formats: list(formats, flags.formats, '--formats', 'ORGREPORT_FORMATS', 'formats') ?? [...REPORT_FORMATS],
+    templates: path(flags.templates, '--templates', 'ORGREPORT_TEMPLATES', 'templates'),
+    organizationName: text(nonEmpty, flags.orgName, '--org-name', 'ORGREPORT_ORG_NAME', 'organizationName'),
+    pricePerCredit: price
+      ? check(z.coerce.number().positive('must be a positive number'), price.value, price.label)
+      : undefined,
+    currency: text(
+      z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR'),
+      undefined,
+      undefined,
+      'ORGREPORT_CURRENCY',
+      'currency',
+    ),
+    today,
+    now,
+    configFile,
+  };
+}
+
+/** The API connection settings; throws when the address or the key is missing (the key: exit code 3). */
+export function requireConnection(config: Config): { apiKey: string; baseUrl: string; appUrl: string } {
+  if (!config.baseUrl) {
+    throw new UsageError(
+      'no API address: set ORGREPORT_BASE_URL, --base-url or "baseUrl" in the config file (or use --demo)',
+    );
+  }
+  if (!config.apiKey) {
+    throw new AuthError(
+      'no API key: set ORGREPORT_API_KEY or "apiKey" in the config file (a Manager or Owner key for reports)',
+    );
+  }
+  return { apiKey: config.apiKey, baseUrl: config.baseUrl, appUrl: config.appUrl ?? config.baseUrl };
+}

@@ -1,0 +1,79 @@
+/**
+ * Connecting to the API: a client from the configuration, or, with `--demo`, a client of an
+ * in-process emulator of a seeded demo organization (no key, no network beyond loopback).
+ */
+import type { OrgClient } from '@orgreport/api-core';
+import type { EmulatorOptions, RunningEmulator } from '@orgreport/emulator';
+import { type Config, requireConnection } from './config/config.ts';
+import type { CommandContext } from './context.ts';
+import { UsageError } from './errors.ts';
+import type { Reporter } from './reporter.ts';
+
+/** Starts the emulator in-process; the package (Fastify and all) is loaded only here. */
+export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  const emulator = await import('@orgreport/emulator');
+  try {
+    return await emulator.startEmulator(options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(
+        `--port ${options.port}: the port is in use; choose another one or 0 for any free port`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** A connected client and what to release when the command ends. */
+export interface Connection {
+  client: OrgClient;
+  /** The demo organization's name (the API itself only gives an id). */
+  organizationName?: string;
+  /** Stops the demo emulator, if one was started. */
+  close(): Promise<void>;
+  demo: boolean;
+}
+
+/** Seed of the demo organization: every demo run shows the same organization. */
+export const DEMO_SEED = 1;
+
+/**
+ * Connects as the configuration says, or to a fresh demo emulator when `demo` is set.
+ * The client gets the configuration's clock and logs through the reporter.
+ */
+export async function connect(
+  config: Config,
+  reporter: Reporter,
+  ctx: CommandContext,
+  demo?: { users: number },
+): Promise<Connection> {
+  const { OrgClient } = await import('@orgreport/api-core');
+  const logger = reporter;
+  if (demo) {
+    const emulator = await startEmulator({
+      seed: DEMO_SEED,
+      users: demo.users,
+      today: config.today,
+      port: 0,
+    });
+    reporter.info(`demo: emulated organization of ${demo.users} users at ${emulator.baseUrl}`);
+    ctx.secrets.add(emulator.keys.owner);
+    const client = new OrgClient({
+      apiKey: emulator.keys.owner,
+      baseUrl: emulator.baseUrl,
+      appUrl: emulator.appUrl,
+      now: config.now,
+      logger,
+      logLevel: config.logLevel,
+    });
+    return {
+      client,
+      organizationName: emulator.organization.orgName,
+      close: () => emulator.close(),
+      demo: true,
+    };
+  }
+  const conn = requireConnection(config);
+  const client = new OrgClient({ ...conn, now: config.now, logger, logLevel: config.logLevel });
+  return { client, close: async () => {}, demo: false };
+}

@@ -1,0 +1,18 @@
+/** What every command receives: the injected I/O and the secrets to scrub from anything shown. */
+import { type Config, type ConfigFlags, resolveConfig } from './config/config.ts';
+import type { CliIo } from './io.ts';
+import { Reporter } from './reporter.ts';
+
+export interface CommandContext {
+  io: CliIo;
+  /** Values that must never be printed (the API key); `run()` scrubs error messages with them. */
+  secrets: Set<string>;
+}
+
+/** Resolves the configuration of a command and the reporter that logs for it. */
+export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config; reporter: Reporter } {
+  const config = resolveConfig(flags, ctx.io);
+  if (config.apiKey) ctx.secrets.add(config.apiKey);
+  const reporter = new Reporter(ctx.io.stderr, config.logLevel, () => [...ctx.secrets]);
+  return { config, reporter };
+}

@@ -1,0 +1,148 @@
+/**
+ * Delivery by e-mail: subject and bodies from the Handlebars templates of `templates/mail/` (a user
+ * template directory's `mail/` overrides them file by file), the PDF attached and, on request, the
+ * workbook, sent through nodemailer over SMTP.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Figure, ReportModel } from '@orgreport/metrics';
+import { templatesDir } from '@orgreport/templates';
+import { CliError, UsageError } from '../errors.ts';
+
+/** Figures shown in the mail, in this order. */
+export const MAIL_HEADLINE_IDS = [
+  'credits',
+  'active_users',
+  'seats',
+  'seat_utilization',
+  'avg_dau',
+  'tool_calls',
+  'sessions',
+  'git_prs_created',
+  'autonomy_mean',
+  'readiness_org_level',
+] as const;
+
+const TEMPLATE_FILES = { subject: 'subject.hbs', text: 'body.txt.hbs', html: 'body.html.hbs' } as const;
+
+export interface MailMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Formats a figure's value for the mail (the report's own formatting lives in the renderer). */
+export type FigureFormatter = (figure: Figure) => string;
+
+function defaultFormatter(figure: Figure): string {
+  const v = figure.value;
+  if (v === null) return 'n/a';
+  if (figure.unit === 'share') return `${(v * 100).toFixed(1)} %`;
+  if (figure.unit === 'ratio' || figure.unit === 'score') return v.toFixed(2);
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(v);
+}
+
+function formatChange(change: number | null): string | null {
+  if (change === null) return null;
+  const pct = (change * 100).toFixed(1);
+  return `${change >= 0 ? '+' : ''}${pct} %`;
+}
+
+/** The values the mail templates see. */
+export function mailContext(
+  model: ReportModel,
+  attachments: string[],
+  format: FigureFormatter = defaultFormatter,
+) {
+  const byId = new Map(model.figures.map((f) => [f.id, f]));
+  return {
+    organization: model.organization.name,
+    month: model.period.month,
+    periodStart: model.period.start,
+    periodEnd: model.period.end,
+    partial: model.partial,
+    comparisonMonth: model.comparisonHasData ? (model.comparison?.month ?? null) : null,
+    generatedAt: model.generatedAt,
+    headline: MAIL_HEADLINE_IDS.flatMap((id) => {
+      const f = byId.get(id);
+      return f ? [{ id, label: f.label, value: format(f), change: formatChange(f.change) }] : [];
+    }),
+    attachments,
+  };
+}
+
+async function templateText(name: string, overrideDir: string | undefined): Promise<string> {
+  if (overrideDir) {
+    try {
+      return await readFile(join(overrideDir, 'mail', name), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT')
+        throw new UsageError(`template ${join(overrideDir, 'mail', name)} cannot be read (${code})`);
+    }
+  }
+  return readFile(join(templatesDir, 'mail', name), 'utf8');
+}
+
+/** Renders subject, text and HTML bodies from the mail templates (a fresh Handlebars environment per call). */
+export async function composeMail(
+  model: ReportModel,
+  attachments: string[],
+  options: { templates?: string; format?: FigureFormatter } = {},
+): Promise<MailMessage> {
+  const { default: Handlebars } = await import('handlebars');
+  const hb = Handlebars.create();
+  const context = mailContext(model, attachments, options.format);
+  const render = async (file: string, escapeHtml: boolean) => {
+    const source = await templateText(file, options.templates);
+    try {
+      return hb.compile(source, { noEscape: !escapeHtml, strict: false })(context);
+    } catch (error) {
+      throw new UsageError(`mail template ${file}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    // A subject is one line: newlines from a template or a hostile organization name are folded.
+    subject: (await render(TEMPLATE_FILES.subject, false)).replace(/\s+/g, ' ').trim(),
+    text: await render(TEMPLATE_FILES.text, false),
+    html: await render(TEMPLATE_FILES.html, true),
+  };
+}
+
+export interface SendOptions {
+  smtpUrl: string;
+  from: string;
+  to: string[];
+  message: MailMessage;
+  /** Paths of the files to attach. */
+  attachments: string[];
+}
+
+/** Sends the message over SMTP; returns the server's message id. Failures name the SMTP host, never its credentials. */
+export async function sendMail(options: SendOptions): Promise<{ messageId: string; accepted: string[] }> {
+  const { createTransport } = await import('nodemailer');
+  const transport = createTransport(options.smtpUrl);
+  try {
+    const info = await transport.sendMail({
+      from: options.from,
+      to: options.to,
+      subject: options.message.subject,
+      text: options.message.text,
+      html: options.message.html,
+      attachments: options.attachments.map((path) => ({ filename: basename(path), path })),
+    });
+    return {
+      messageId: info.messageId,
+      accepted: (info.accepted as Array<string | { address: string }>).map((a) =>
+        typeof a === 'string' ? a : a.address,
+      ),
+    };
+  } catch (error) {
+    const host = URL.canParse(options.smtpUrl) ? new URL(options.smtpUrl).host : 'the SMTP server';
+    throw new CliError(`sending the report by mail through ${host} failed: ${(error as Error).message}`, 1, {
+      cause: error,
+    });
+  } finally {
+    transport.close();
+  }
+}

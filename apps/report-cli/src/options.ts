@@ -1,0 +1,51 @@
+/**
+ * Flags shared by several commands, defined once (in the manner of nuxt/cli's `_shared.ts`) and
+ * added to each command that takes them.
+ */
+import { type Command, Option } from 'commander';
+
+const SHARED = {
+  config: () => new Option('--config <file>', 'JSON config file (settings: see the README)'),
+  today: () => new Option('--today <YYYY-MM-DD>', 'the day to treat as today, UTC (reproducible runs)'),
+  quiet: () => new Option('-q, --quiet', 'print errors only'),
+  verbose: () => new Option('-v, --verbose', 'print debug logs (same as ORGREPORT_LOG_LEVEL=debug)'),
+  baseUrl: () => new Option('--base-url <url>', 'API base URL (ORGREPORT_BASE_URL)'),
+  appUrl: () => new Option('--app-url <url>', 'web application URL, for readiness (ORGREPORT_APP_URL)'),
+  month: () => new Option('--month <YYYY-MM>', 'report month (default: the last complete month)'),
+  partial: () => new Option('--partial', 'accept the current, incomplete month (the report says "partial")'),
+  out: () => new Option('--out <dir>', 'output directory (default ./reports)'),
+  formats: () => new Option('--formats <list>', 'comma-separated: pdf,xlsx,html,json (default all)'),
+  templates: () => new Option('--templates <dir>', 'template directory overriding the built-in templates'),
+  email: () => new Option('--email <addresses>', 'mail the report to these comma-separated addresses'),
+  attachXlsx: () => new Option('--attach-xlsx', 'attach the workbook to the mail too'),
+  smtpUrl: () =>
+    new Option('--smtp-url <url>', 'SMTP server, smtp(s)://user:pass@host:port (ORGREPORT_SMTP_URL)'),
+  mailFrom: () => new Option('--mail-from <address>', 'sender address (ORGREPORT_MAIL_FROM)'),
+  orgName: () => new Option('--org-name <name>', 'organization name shown in the report (default its id)'),
+  hookLog: () => new Option('--hook-log <file>', 'JSON-lines log of hook events (ORGREPORT_HOOK_LOG)'),
+  demo: () => new Option('--demo', 'run against a built-in emulated demo organization: no key, no network'),
+  demoUsers: () => new Option('--demo-users <n>', 'users of the demo organization').default('200').hideHelp(),
+} as const;
+
+export type SharedFlag = keyof typeof SHARED;
+
+/** Adds the named shared flags to `command`. */
+export function withFlags(command: Command, ...flags: SharedFlag[]): Command {
+  for (const flag of flags) command.addOption(SHARED[flag]());
+  return command;
+}
+
+/** The flags every command takes. */
+export const COMMON: SharedFlag[] = ['config', 'today', 'quiet', 'verbose'];
+/** The flags of a command that talks to the API. */
+export const CONNECTION: SharedFlag[] = [...COMMON, 'baseUrl', 'appUrl'];
+/** The flags of a command that renders and delivers a report. */
+export const RENDERING: SharedFlag[] = [
+  'out',
+  'formats',
+  'templates',
+  'email',
+  'attachXlsx',
+  'smtpUrl',
+  'mailFrom',
+];

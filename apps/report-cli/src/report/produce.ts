@@ -1,0 +1,185 @@
+/**
+ * From a snapshot to delivered files: compute the report model, render the chosen formats into an
+ * {@link OutputSet} (so they appear together or not at all), then mail them when asked.
+ * Metrics and the renderer (Puppeteer, ExcelJS) are loaded only here.
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Snapshot } from '@orgreport/api-core';
+import type { ReportModel } from '@orgreport/metrics';
+import type { Config, ReportFormat } from '../config/config.ts';
+import { UsageError } from '../errors.ts';
+import { composeMail, sendMail } from '../mail/send.ts';
+import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
+import { formatBytes, type Reporter } from '../reporter.ts';
+import { writeSnapshot } from '../snapshot/store.ts';
+
+export interface ProduceOptions {
+  config: Config;
+  reporter: Reporter;
+  /** Also write the snapshot as `<out>/snapshot` (monthly does; render from a snapshot does not). */
+  includeSnapshot: boolean;
+  /** Attach the workbook to the mail as well as the PDF. */
+  attachXlsx?: boolean;
+}
+
+/** What a run produced. */
+export interface ProduceResult {
+  model: ReportModel;
+  files: CommittedOutput[];
+  mailedTo: string[];
+}
+
+/** A file-name-safe form of an organization name: `Acme Corp.` -> `acme-corp`. */
+export function fileSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return slug || 'organization';
+}
+
+/** The base name of a report's files: `orgreport-<org>-<YYYY-MM>`. */
+export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period'>): string {
+  return `orgreport-${fileSlug(model.organization.name)}-${model.period.month}`;
+}
+
+type RenderModule = typeof import('@orgreport/render');
+
+/** Renders the HTML; a template directory the renderer cannot use is an input error (exit 2). */
+async function renderHtmlChecked(
+  render: RenderModule,
+  model: ReportModel,
+  templates: string | undefined,
+): Promise<string> {
+  try {
+    return await render.renderHtml(model, { templateDirs: templates ? [templates] : [] });
+  } catch (error) {
+    if (error instanceof render.TemplateDirectoryError)
+      throw new UsageError(`--templates: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** Computes the report model of a snapshot with the configured pricing. */
+export async function computeModel(
+  snapshot: Snapshot,
+  config: Config,
+  reporter: Reporter,
+): Promise<ReportModel> {
+  const { buildReportModel } = await import('@orgreport/metrics');
+  const stage = reporter.stage('compute');
+  const model = buildReportModel(snapshot, {
+    generatedAt: config.now().toISOString(),
+    ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
+    ...(config.currency !== undefined ? { currency: config.currency } : {}),
+  });
+  stage.done(`${model.figures.length} figures, ${model.weekly.length} weeks, ${model.users.length} users`);
+  return model;
+}
+
+/** Renders `model` into `outputs` in each of `formats` (HTML once, shared by the HTML file and the PDF). */
+async function writeFormats(
+  model: ReportModel,
+  formats: ReadonlySet<ReportFormat>,
+  outputs: OutputSet,
+  config: Config,
+  reporter: Reporter,
+): Promise<void> {
+  const base = reportBaseName(model);
+  if (formats.has('json'))
+    await writeFile(outputs.file(`${base}.json`), `${JSON.stringify(model, null, 2)}\n`);
+  if (!formats.has('html') && !formats.has('pdf') && !formats.has('xlsx')) return;
+  const render = await import('@orgreport/render');
+  if (formats.has('html') || formats.has('pdf')) {
+    const stage = reporter.stage('html');
+    const html = await renderHtmlChecked(render, model, config.templates);
+    if (formats.has('html')) await writeFile(outputs.file(`${base}.html`), html);
+    stage.done(formatBytes(Buffer.byteLength(html)));
+    if (formats.has('pdf')) {
+      const pdfStage = reporter.stage('pdf');
+      pdfStage.update('starting Chromium');
+      const pdf = await render.createPdfRenderer();
+      try {
+        const bytes = await pdf.render(html, {
+          title: render.reportTitle(model),
+          author: 'orgreport',
+          headerText: `${model.organization.name}, ${render.periodLabel(model)}`,
+          footerText: `generated ${model.generatedAt.slice(0, 10)} by orgreport`,
+        });
+        await writeFile(outputs.file(`${base}.pdf`), bytes);
+        pdfStage.done(formatBytes(bytes.byteLength));
+      } finally {
+        await pdf.close();
+      }
+    }
+  }
+  if (formats.has('xlsx')) {
+    const stage = reporter.stage('xlsx');
+    await render.writeWorkbook(model, outputs.file(`${base}.xlsx`));
+    stage.done('written');
+  }
+}
+
+/** Mails the committed PDF (and workbook) to the configured recipients; returns who accepted it. */
+async function deliver(
+  model: ReportModel,
+  files: CommittedOutput[],
+  options: ProduceOptions,
+): Promise<string[]> {
+  const { config, reporter } = options;
+  const attach = files.filter(
+    (f) => f.path.endsWith('.pdf') || (options.attachXlsx && f.path.endsWith('.xlsx')),
+  );
+  const { formatFigure } = await import('@orgreport/render');
+  const message = await composeMail(
+    model,
+    attach.map((f) => basename(f.path)),
+    { templates: config.templates, format: formatFigure },
+  );
+  const stage = reporter.stage('mail');
+  const sent = await sendMail({
+    smtpUrl: config.smtpUrl!,
+    from: config.mailFrom,
+    to: config.mailTo,
+    message,
+    attachments: attach.map((f) => f.path),
+  });
+  stage.done(`sent to ${sent.accepted.join(', ')}`);
+  return sent.accepted;
+}
+
+/**
+ * Writes the chosen formats (and the snapshot), commits them together, then mails them when asked.
+ * The files are committed before mailing: a failed mail leaves a complete report behind.
+ */
+export async function produceReport(snapshot: Snapshot, options: ProduceOptions): Promise<ProduceResult> {
+  const { config, reporter } = options;
+  const formats = new Set<ReportFormat>(config.formats);
+  const mailing = config.mailTo.length > 0;
+  // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.
+  if (mailing) formats.add('pdf');
+  if (mailing && options.attachXlsx) formats.add('xlsx');
+
+  const outputs = await new OutputSet(config.outDir).open();
+  let model: ReportModel;
+  let files: CommittedOutput[];
+  try {
+    if (options.includeSnapshot) {
+      const stage = reporter.stage('snapshot');
+      const manifest = await writeSnapshot(await outputs.directory('snapshot'), snapshot);
+      stage.done(`${Object.keys(manifest.checksums).length} files`);
+    }
+    model = await computeModel(snapshot, config, reporter);
+    await writeFormats(model, formats, outputs, config, reporter);
+    files = await outputs.commit();
+  } catch (error) {
+    await outputs.abort();
+    throw error;
+  }
+  const mailedTo = mailing ? await deliver(model, files, options) : [];
+  return { model, files, mailedTo };
+}

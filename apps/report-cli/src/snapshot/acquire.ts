@@ -1,0 +1,78 @@
+/**
+ * The fetch step shared by `monthly`, `fetch` and `limits template`: decide the period from the
+ * configuration's clock, connect (or start the demo), fetch the snapshot with progress, close.
+ */
+import {
+  comparisonPeriod,
+  lastCompleteMonth,
+  type MonthPeriod,
+  monthPeriod,
+  parseIsoMonth,
+  type Snapshot,
+} from '@orgreport/api-core';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { Config } from '../config/config.ts';
+import { connect } from '../connect.ts';
+import type { CommandContext } from '../context.ts';
+import { UsageError } from '../errors.ts';
+import { positiveInteger } from '../flags.ts';
+import { readHookLog } from '../hook/record.ts';
+import type { Reporter } from '../reporter.ts';
+import { fetchedRangeOf, fetchSnapshot } from './fetch.ts';
+
+/** Flags that choose the period and the source. */
+export interface AcquireFlags {
+  month?: string;
+  partial?: boolean;
+  demo?: boolean;
+  demoUsers?: string;
+}
+
+/** The report period of `--month` (default: the last complete month) under the configuration's clock. */
+export function reportPeriod(flags: AcquireFlags, config: Config): MonthPeriod {
+  const month = flags.month ?? lastCompleteMonth(config.now);
+  // Name the flag when the user gave one; a default month failing means the clock (--today) is too early.
+  const label = flags.month !== undefined ? '--month' : `the last complete month (today is ${config.today})`;
+  try {
+    parseIsoMonth(month, label);
+    return monthPeriod(month, { now: config.now, allowPartial: Boolean(flags.partial) });
+  } catch (error) {
+    const text = (error as Error).message.replace(/^month /, `${label} `);
+    throw new UsageError(text, { cause: error });
+  }
+}
+
+/** Fetches the snapshot of the period the flags choose. */
+export async function acquireSnapshot(
+  flags: AcquireFlags,
+  config: Config,
+  reporter: Reporter,
+  ctx: CommandContext,
+): Promise<Snapshot> {
+  const period = reportPeriod(flags, config);
+  const comparison = comparisonPeriod(period);
+  const demoUsers = positiveInteger(flags.demoUsers, '--demo-users') ?? 200;
+  const connection = await connect(config, reporter, ctx, flags.demo ? { users: demoUsers } : undefined);
+  try {
+    const range = fetchedRangeOf(period, comparison);
+    const hookEvents = config.hookLog ? await readHookLog(config.hookLog, range) : undefined;
+    const stage = reporter.stage('fetch');
+    reporter.debug(`fetching ${range.start}..${range.end} for ${period.month}`);
+    const snapshot = await fetchSnapshot(connection.client, {
+      period,
+      comparison,
+      now: config.now,
+      toolVersion: packageJson.version,
+      organizationName: config.organizationName ?? connection.organizationName,
+      hookEvents,
+      onProgress: (p) => stage.update(`${p.pages} pages, ${p.userDays} user-day rows`),
+    });
+    const stats = connection.client.stats;
+    stage.done(
+      `${snapshot.manifest.organization.name} ${period.month}${period.partial ? ' (partial)' : ''}: ${stats.requests} requests, ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
+    );
+    return snapshot;
+  } finally {
+    await connection.close();
+  }
+}

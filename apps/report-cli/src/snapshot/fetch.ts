@@ -1,0 +1,204 @@
+/**
+ * The fetch stage: one month (and its comparison month) of the organization API into a {@link Snapshot}.
+ * Each analytics endpoint is requested ONCE over the combined range (comparison start .. period end),
+ * all datasets concurrently under the client's own limit; `/users` pages are folded into columns as they
+ * arrive; secrets are redacted (salted fingerprints, so a changed secret still shows as changed).
+ */
+import {
+  addDays,
+  type Clock,
+  type ControlChange,
+  type DayRange,
+  type HookEvent,
+  looksLikeSecret,
+  type MonthPeriod,
+  type OrgClient,
+  type OrgUser,
+  type ReadinessReport,
+  redactSecrets,
+  SNAPSHOT_FORMAT_VERSION,
+  type Snapshot,
+  secretFingerprinter,
+  type TokensDay,
+  type UserDay,
+  UserDayColumnsBuilder,
+  utcDay,
+} from '@orgreport/api-core';
+
+/** What fetching has done so far, reported after each page. */
+export interface FetchProgress {
+  /** Requests answered so far, all datasets together. */
+  pages: number;
+  /** `/users` rows folded so far. */
+  userDays: number;
+  /** The dataset of the page just received. */
+  dataset: string;
+}
+
+export interface FetchSnapshotOptions {
+  period: MonthPeriod;
+  /** The comparison period (`comparisonPeriod(period)`), or null. */
+  comparison: MonthPeriod | null;
+  /** Clock for `fetchedAt`. */
+  now: Clock;
+  /** Version of the tool, recorded in the manifest. */
+  toolVersion: string;
+  /** Display name of the organization (defaults to its id). */
+  organizationName?: string;
+  /** Events of the local hook log; those inside the fetched range are kept. */
+  hookEvents?: Array<HookEvent & { recorded_at?: string }>;
+  /** Salt of the secret fingerprints (random when omitted). */
+  salt?: string;
+  /** `/users` rows per page (1..100, default 100). */
+  usersPageSize?: number;
+  onProgress?: (progress: FetchProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** The days fetched for a period: from the comparison start (or the period start) to the period end. */
+export function fetchedRangeOf(period: MonthPeriod, comparison: MonthPeriod | null): DayRange {
+  return { start: comparison?.start ?? period.start, end: period.end };
+}
+
+/**
+ * Fetches the snapshot of `period` through `client`.
+ *
+ * @example
+ * const period = monthPeriod('2026-10', { now });
+ * const snapshot = await fetchSnapshot(client, { period, comparison: comparisonPeriod(period), now, toolVersion: '0.1.0' });
+ */
+export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOptions): Promise<Snapshot> {
+  const { period, comparison } = options;
+  const range = fetchedRangeOf(period, comparison);
+  const fetchedAt = options.now().toISOString();
+  const fingerprint = secretFingerprinter(options.salt);
+  const redact = <T>(value: T): T => redactSecrets(value, { fingerprint });
+  const days = { startDate: range.start, endDate: range.end };
+  const reqOptions = options.signal ? { signal: options.signal } : undefined;
+  const builder = new UserDayColumnsBuilder();
+  let pages = 0;
+  const tick = (dataset: string) => {
+    pages++;
+    options.onProgress?.({ pages, userDays: builder.length, dataset });
+  };
+  const counted = <T>(dataset: string, promise: Promise<T>): Promise<T> =>
+    promise.then((value) => {
+      tick(dataset);
+      return value;
+    });
+
+  const userDaysDone = (async () => {
+    const list = client.analytics.users({ ...days, limit: options.usersPageSize ?? 100 }, reqOptions);
+    for await (const page of list.pages()) {
+      builder.push(redactUserDays(page.items, redact));
+      tick('userDays');
+    }
+  })();
+  const collect = async <T>(dataset: string, list: AsyncIterable<{ items: T[] }>): Promise<T[]> => {
+    const out: T[] = [];
+    for await (const page of list) {
+      out.push(...page.items);
+      tick(dataset);
+    }
+    return out;
+  };
+
+  const [tokens, tools, activity, productivity, orgUsers, readiness, controls] = await Promise.all([
+    counted('tokens', client.analytics.tokens(days, reqOptions)),
+    counted('tools', client.analytics.tools(days, reqOptions)),
+    counted('activity', client.analytics.activity(days, reqOptions)),
+    counted('productivity', client.analytics.productivity(days, reqOptions)),
+    collect<OrgUser>('orgUsers', client.orgUsers.list({ limit: 100 }, reqOptions).pages()),
+    collect<ReadinessReport>('readiness', client.readiness.list({ limit: 100 }, reqOptions).pages()),
+    controlsOfRange(client, period.end, range.start, reqOptions, () => tick('controls')),
+    userDaysDone,
+  ]);
+
+  const notes: string[] = [];
+  if (period.clampedStart) notes.push(`analytics data starts on ${period.start}: the period was cut there`);
+  if (period.endsEarly) notes.push(`partial report: the month is not over, data runs to ${period.end}`);
+  if (!comparison) notes.push('no comparison period: the previous month has no analytics data');
+  else if (comparison.clampedStart)
+    notes.push(`the comparison period starts on ${comparison.start} (first day of data)`);
+
+  const orgId = tokens.meta.org_id;
+  const snapshot: Snapshot = {
+    manifest: {
+      formatVersion: SNAPSHOT_FORMAT_VERSION,
+      organization: { id: orgId, name: options.organizationName ?? orgId },
+      period,
+      comparison,
+      fetchedRange: range,
+      fetchedAt,
+      toolVersion: options.toolVersion,
+      source: { baseUrl: client.baseUrl, appUrl: client.appUrl ?? client.baseUrl },
+      counts: { requests: pages },
+      checksums: {},
+      notes,
+    },
+    // The same credits per user are in `userDays`: `by_user` would only double the snapshot.
+    tokens: redact(tokens.data.map(({ by_user: _byUser, ...day }) => day as TokensDay)),
+    tools: redact(tools.data),
+    activity: redact(activity.data),
+    productivity: redact(productivity.data),
+    userDays: builder.columns,
+    orgUsers: redact(orgUsers),
+    readiness: redact(readiness),
+    controls: redact(controls),
+  };
+  if (options.hookEvents) {
+    snapshot.hookEvents = redact(
+      options.hookEvents.filter((e) => {
+        const day = e.recorded_at?.slice(0, 10);
+        return day === undefined || (day >= range.start && day <= range.end);
+      }),
+    );
+  }
+  return snapshot;
+}
+
+/**
+ * Control revisions from the newest one on or before `periodEnd` back to the newest one before
+ * `rangeStart` (the state the range starts from); history is newest first, so paging stops there.
+ */
+async function controlsOfRange(
+  client: OrgClient,
+  periodEnd: string,
+  rangeStart: string,
+  reqOptions: { signal: AbortSignal } | undefined,
+  onPage: () => void,
+): Promise<ControlChange[]> {
+  const kept: ControlChange[] = [];
+  const lastInstant = addDays(periodEnd, 1);
+  for await (const page of client.controls.history({ limit: 100 }, reqOptions).pages()) {
+    onPage();
+    for (const change of page.items) {
+      const day = dayOf(change.updatedAt);
+      if (day !== null && day >= lastInstant) continue; // after the period
+      kept.push(change);
+      if (day !== null && day < rangeStart) return kept; // the baseline revision
+    }
+  }
+  return kept;
+}
+
+/**
+ * `/users` rows with any string that looks like a credential redacted. Their keys are known and none
+ * names a secret, so only string values are tested: a full `redactSecrets` walk of millions of rows
+ * would cost more than the fetch itself.
+ */
+export function redactUserDays(rows: UserDay[], redact: <T>(value: T) => T): UserDay[] {
+  const clean = (v: unknown): boolean => typeof v !== 'string' || !looksLikeSecret(v);
+  return rows.map((row) => {
+    for (const value of Object.values(row)) {
+      if (!clean(value) || (Array.isArray(value) && !value.every(clean))) return redact(row);
+    }
+    return row;
+  });
+}
+
+/** The UTC day of an ISO instant, or null when it cannot be read (kept rather than dropped). */
+function dayOf(instant: string): string | null {
+  const t = Date.parse(instant);
+  return Number.isNaN(t) ? null : utcDay(t);
+}

@@ -1,0 +1,41 @@
+/**
+ * In-memory I/O for calling `run()` in tests: captured stdout and stderr, an explicit environment,
+ * a fixed clock and a stop signal the test controls.
+ */
+import { PassThrough } from 'node:stream';
+import type { CliIo } from './io.ts';
+
+export interface MemoryIo extends CliIo {
+  /** Everything written to stdout so far. */
+  out(): string;
+  /** Everything written to stderr so far. */
+  err(): string;
+  stdin: PassThrough;
+  /** Ends `untilStopped()` as a signal would. */
+  stop(signal?: string): void;
+}
+
+/** An I/O for `run(argv, io)` with nothing from the process: the environment is exactly `env`. */
+export function memoryIo(
+  options: { env?: Record<string, string>; now?: string; cwd?: string } = {},
+): MemoryIo {
+  let out = '';
+  let err = '';
+  let stop: (signal: string) => void = () => {};
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  const fixed = new Date(options.now ?? '2026-11-22T09:00:00Z');
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    stdin: new PassThrough(),
+    env: { ...options.env },
+    now: () => new Date(fixed),
+    cwd: options.cwd ?? process.cwd(),
+    untilStopped: () => stopped,
+    out: () => out,
+    err: () => err,
+    stop: (signal = 'SIGTERM') => stop(signal),
+  };
+}

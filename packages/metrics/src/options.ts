@@ -1,0 +1,31 @@
+/**
+ * Options of {@link buildReportModel}: everything configurable about the report's numbers.
+ */
+import defaultLevelMapping from './default-level-mapping.json' with { type: 'json' };
+
+/** Criterion id -> readiness level (1..4) the criterion belongs to. */
+export type LevelMapping = Readonly<Record<string, number>>;
+
+export interface ReportOptions {
+  /** ISO 8601 instant written into the model as `generatedAt` (the caller's clock, never read here). */
+  generatedAt: string;
+  /** Criterion-to-level mapping; defaults to {@link DEFAULT_LEVEL_MAPPING}. Missing criteria are listed, not guessed. */
+  levelMapping?: LevelMapping;
+  /** Price of one credit; cost columns appear only when it is set. */
+  pricePerCredit?: number;
+  /** Currency of `pricePerCredit` (ISO 4217 code); defaults to `USD` when a price is set. */
+  currency?: string;
+  /** Credit limit per user e-mail (matched case-insensitively). */
+  creditLimits?: Readonly<Record<string, number>>;
+  /** Length of the top lists (tools, skills, slash commands, weakest criteria); default 10. */
+  topN?: number;
+}
+
+/** The default criterion-to-level mapping that ships with the package (`default-level-mapping.json`). */
+export const DEFAULT_LEVEL_MAPPING: LevelMapping = defaultLevelMapping;
+
+/** Default length of top lists. */
+export const DEFAULT_TOP_N = 10;
+
+/** Currency named when a price is given without one. */
+export const DEFAULT_CURRENCY = 'USD';

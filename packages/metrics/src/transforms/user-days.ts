@@ -1,0 +1,165 @@
+/**
+ * The `/users` rows as an arquero table with dictionary-encoded integer keys (user, day, delegation
+ * level, model, language set), so every grouping of the per-user transforms is on one integer
+ * column: a 10k-user month groups in milliseconds instead of hashing composite string keys.
+ */
+
+import { type DayRange, toEpochDay, type UserDayColumns } from '@orgreport/api-core';
+import type { ColumnTable } from 'arquero';
+import * as aq from 'arquero';
+import type { Row } from './span.ts';
+import { sumBy } from './sum-by.ts';
+
+/** The encoded table and the dictionaries that decode its integer columns. */
+export interface UserDayData {
+  /**
+   * The snapshot's columns (not copied) plus `uid` (index into `userIds`), `day` (days since
+   * 1970-01-01), `lvl` (index into `levels`), `mdl` (index into `models`), `lng` (index into
+   * `languageSets`), `wk` (ISO week as Mondays since the epoch, see {@link isoWeekNumber}) and
+   * `active` (1 when tool calls, messages or sessions > 0, else 0).
+   */
+  table: ColumnTable;
+  userIds: string[];
+  /** Latest non-null e-mail of each user in the snapshot (by uid). */
+  emails: Array<string | null>;
+  levels: Array<string | null>;
+  models: Array<string | null>;
+  /** Model tier seen with each model (the first non-null one). */
+  modelTiers: Array<string | null>;
+  languageSets: string[][];
+}
+
+/** Encodes values as dense integer codes (first seen, first code). */
+function dictionary<T>(): { codes: Map<T, number>; values: T[]; code(value: T): number } {
+  const codes = new Map<T, number>();
+  const values: T[] = [];
+  // Rows usually come user by user, so the previous value is the likeliest: check it first.
+  let last: T | undefined;
+  let lastCode = -1;
+  return {
+    codes,
+    values,
+    code(value: T) {
+      if (value === last && lastCode >= 0) return lastCode;
+      let c = codes.get(value);
+      if (c === undefined) {
+        c = values.length;
+        codes.set(value, c);
+        values.push(value);
+      }
+      last = value;
+      lastCode = c;
+      return c;
+    },
+  };
+}
+
+/**
+ * Wraps the snapshot's `/users` columns in a table with integer-coded keys and the `active` flag.
+ *
+ * @example
+ * const { table, userIds } = encodeUserDays(snapshot.userDays);
+ */
+export function encodeUserDays(columns: UserDayColumns): UserDayData {
+  const n = columns.user_id.length;
+  const uid = new Int32Array(n);
+  const day = new Int32Array(n);
+  const wk = new Int32Array(n);
+  const lvl = new Int32Array(n);
+  const mdl = new Int32Array(n);
+  const lng = new Int32Array(n);
+  const active = new Uint8Array(n);
+  const users = dictionary<string>();
+  const levels = dictionary<string | null>();
+  const models = dictionary<string | null>();
+  const sets = dictionary<string>();
+  const setLists: string[][] = [];
+  const dayCodes = new Map<string, number>();
+  const emails: Array<string | null> = [];
+  const emailDay: number[] = [];
+  const modelTiers: Array<string | null> = [];
+  const c = columns;
+  for (let i = 0; i < n; i++) {
+    const u = users.code(c.user_id[i] as string);
+    uid[i] = u;
+    const date = c.date[i] as string;
+    let d = dayCodes.get(date);
+    if (d === undefined) {
+      d = toEpochDay(date);
+      dayCodes.set(date, d);
+    }
+    day[i] = d;
+    wk[i] = isoWeekNumber(d);
+    lvl[i] = levels.code(c.delegation_level[i] ?? null);
+    const m = models.code(c.primary_model[i] ?? null);
+    mdl[i] = m;
+    if (modelTiers.length <= m) modelTiers.push(c.primary_model_tier[i] ?? null);
+    else if (modelTiers[m] === null) modelTiers[m] = c.primary_model_tier[i] ?? null;
+    const langs = c.languages[i] ?? [];
+    // Most rows hold zero or one language: key those without building a string.
+    const key = langs.length === 0 ? '' : langs.length === 1 ? (langs[0] as string) : langs.join('\u0001');
+    const s = sets.code(key);
+    if (setLists.length <= s) setLists.push([...new Set(langs)]);
+    lng[i] = s;
+    active[i] = (c.tool_calls[i] ?? 0) > 0 || (c.messages[i] ?? 0) > 0 || (c.sessions[i] ?? 0) > 0 ? 1 : 0;
+    const email = c.user_email[i] ?? null;
+    if (u >= emails.length) {
+      emails.push(email);
+      emailDay.push(email === null ? Number.NEGATIVE_INFINITY : d);
+    } else if (email !== null && d >= (emailDay[u] as number)) {
+      emails[u] = email;
+      emailDay[u] = d;
+    }
+  }
+  const table = aq
+    .table(columns as unknown as Record<string, unknown[]>)
+    .assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
+  return {
+    table,
+    userIds: users.values,
+    emails,
+    levels: levels.values,
+    models: models.values,
+    modelTiers,
+    languageSets: setLists,
+  };
+}
+
+/**
+ * The rows of a span of days (a filter: no column is copied).
+ *
+ * @example
+ * withinSpan(data.table, { start: '2026-03-01', end: '2026-03-31' })
+ */
+export function withinSpan(userDays: ColumnTable, span: DayRange): ColumnTable {
+  return userDays
+    .params({ s: toEpochDay(span.start), e: toEpochDay(span.end) })
+    .filter((d: Row, $: Row) => d.day >= $.s && d.day <= $.e);
+}
+
+/**
+ * The ISO week of an epoch day as a count of Mondays since the epoch (1970-01-01 was a Thursday),
+ * the `wk` column of {@link encodeUserDays}.
+ *
+ * @example
+ * isoWeekNumber(toEpochDay('2026-03-02')) - isoWeekNumber(toEpochDay('2026-03-01')) // 1
+ */
+export function isoWeekNumber(epochDay: number): number {
+  return Math.floor((epochDay + 3) / 7);
+}
+
+/**
+ * One row per user of the rows with `active_days`, `tool_calls` and `user_messages`: what active
+ * users, seats and autonomy need. `activeColumn` is `active` on user-day rows and `active_days`
+ * on `userWeekLevels` rows.
+ *
+ * @example
+ * perUserActivity(withinSpan(data.table, comparison)) // table of uid, active_days, tool_calls, user_messages
+ */
+export function perUserActivity(
+  rows: ColumnTable,
+  activeColumn: 'active' | 'active_days' = 'active',
+): ColumnTable {
+  const users = sumBy(rows, ['uid'], [activeColumn, 'tool_calls', 'user_messages']);
+  return activeColumn === 'active' ? users.rename({ active: 'active_days' }) : users;
+}

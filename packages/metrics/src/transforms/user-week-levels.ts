@@ -1,0 +1,45 @@
+/**
+ * The one pass over the period's `/users` rows that the per-user transforms share: one row per
+ * user, ISO week and delegation level, with every additive field summed.
+ */
+
+import { toEpochDay } from '@orgreport/api-core';
+import type { ColumnTable } from 'arquero';
+import type { Row } from './span.ts';
+import { sumBy } from './sum-by.ts';
+import { isoWeekNumber } from './user-days.ts';
+
+/** Weeks per key block: a month never intersects more than 6 ISO weeks. */
+export const WEEK_SLOTS = 8;
+
+/** Additive `/users` fields carried through the aggregation. */
+export const USER_SUMMED = [
+  'billable_tokens',
+  'tool_calls',
+  'sessions',
+  'messages',
+  'user_messages',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+] as const;
+
+/**
+ * Aggregates encoded rows (see `encodeUserDays`) to one row per `uid`, `week` and `lvl`, with
+ * `days` (rows), `active_days` (active rows) and the sums of {@link USER_SUMMED}; `week` counts
+ * ISO weeks from the week of `start` (0, 1, ...).
+ *
+ * @example
+ * userWeekLevels(withinSpan(data.table, period), period.start)
+ */
+export function userWeekLevels(userDays: ColumnTable, start: string): ColumnTable {
+  return sumBy(userDays, ['uid', 'wk', 'lvl'], ['active', ...USER_SUMMED], 'days')
+    .rename({ active: 'active_days' })
+    .params({ base: isoWeekNumber(toEpochDay(start)) })
+    .derive({ week: (d: Row, $: Row) => d.wk - $.base });
+}

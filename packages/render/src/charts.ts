@@ -1,0 +1,194 @@
+/**
+ * Charts as SVG strings rendered in Node by ECharts' server-side renderer, inlined into the HTML.
+ * No animation and no randomness, so identical input gives identical SVG.
+ */
+import { createHash } from 'node:crypto';
+import * as echarts from 'echarts';
+
+/** Pixel size of a chart. */
+export interface ChartSize {
+  width: number;
+  height: number;
+}
+
+/** The report's palette, readable in print and distinguishable in grey scale. */
+export const CHART_COLORS = ['#1f4e79', '#2e86c1', '#48c9b0', '#f5b041', '#dc7633', '#8e44ad', '#7f8c8d'];
+
+const FONT_FAMILY = 'Noto Sans, sans-serif';
+
+/** Renders an ECharts option to an SVG string (animation off, report palette and font). */
+export function renderChartSvg(option: echarts.EChartsOption, size: ChartSize): string {
+  const chart = echarts.init(null, null, {
+    renderer: 'svg',
+    ssr: true,
+    width: size.width,
+    height: size.height,
+  });
+  try {
+    chart.setOption({
+      animation: false,
+      color: CHART_COLORS,
+      textStyle: { fontFamily: FONT_FAMILY, fontSize: 11 },
+      ...option,
+    });
+    return stableIds(chart.renderToSVGString());
+  } finally {
+    chart.dispose();
+  }
+}
+
+/**
+ * ECharts numbers the SVG's ids and classes with process-wide counters (`zr3-cls-17`), so the same
+ * chart differs from one render to the next and two inlined charts could share class names. Ids are
+ * renumbered in order of appearance under a prefix derived from the chart's content.
+ */
+function stableIds(svg: string): string {
+  const ECHARTS_ID = /zr\d+-[a-z-]*\d+/g;
+  const ids = new Map<string, number>();
+  const renumber = (idOf: (n: number) => string) =>
+    svg.replace(ECHARTS_ID, (token) => {
+      let n = ids.get(token);
+      if (n === undefined) {
+        n = ids.size;
+        ids.set(token, n);
+      }
+      return idOf(n);
+    });
+  // Hash the chart with ids numbered from 0, then number them again under the hash.
+  const prefix = `ch${createHash('sha256')
+    .update(renumber((n) => `id${n}`))
+    .digest('hex')
+    .slice(0, 10)}-`;
+  return renumber((n) => prefix + n);
+}
+
+/** A named series of a chart. */
+export interface ChartSeries {
+  name: string;
+  values: ReadonlyArray<number | null>;
+}
+
+/** Options shared by the chart builders. */
+export interface SeriesChartOptions extends Partial<ChartSize> {
+  /** Stack the series (bars or areas add up). */
+  stacked?: boolean;
+  /** Y axis shows fractions as percentages. */
+  percent?: boolean;
+}
+
+const percentAxisLabel = (v: number) => `${Math.round(v * 100)}%`;
+
+/** A bar chart over categories (days, weeks, models), one bar per series. */
+export function barChart(
+  categories: ReadonlyArray<string>,
+  series: ReadonlyArray<ChartSeries>,
+  options: SeriesChartOptions = {},
+): string {
+  return renderChartSvg(
+    {
+      grid: { left: 64, right: 16, top: series.length > 1 ? 36 : 16, bottom: 48 },
+      legend: series.length > 1 ? { top: 0, data: series.map((s) => s.name) } : { show: false },
+      xAxis: { type: 'category', data: [...categories], axisLabel: { hideOverlap: true } },
+      yAxis: {
+        type: 'value',
+        ...(options.percent ? { max: 1, axisLabel: { formatter: percentAxisLabel } } : {}),
+      },
+      series: series.map((s) => ({
+        type: 'bar',
+        name: s.name,
+        data: [...s.values],
+        ...(options.stacked ? { stack: 'total' } : {}),
+      })),
+    },
+    { width: options.width ?? 680, height: options.height ?? 240 },
+  );
+}
+
+/** A line chart over categories, one line per series. */
+export function lineChart(
+  categories: ReadonlyArray<string>,
+  series: ReadonlyArray<ChartSeries>,
+  options: SeriesChartOptions = {},
+): string {
+  return renderChartSvg(
+    {
+      grid: { left: 64, right: 16, top: series.length > 1 ? 36 : 16, bottom: 48 },
+      legend: series.length > 1 ? { top: 0, data: series.map((s) => s.name) } : { show: false },
+      xAxis: {
+        type: 'category',
+        data: [...categories],
+        boundaryGap: false,
+        axisLabel: { hideOverlap: true },
+      },
+      yAxis: {
+        type: 'value',
+        ...(options.percent ? { max: 1, axisLabel: { formatter: percentAxisLabel } } : {}),
+      },
+      series: series.map((s) => ({
+        type: 'line',
+        name: s.name,
+        data: [...s.values],
+        showSymbol: false,
+        ...(options.stacked ? { stack: 'total', areaStyle: {} } : {}),
+      })),
+    },
+    { width: options.width ?? 680, height: options.height ?? 240 },
+  );
+}
+
+/** A horizontal bar chart of labelled values (top lists), largest first as given. */
+export function rankingChart(
+  items: ReadonlyArray<{ label: string; value: number }>,
+  options: Partial<ChartSize> = {},
+): string {
+  const reversed = [...items].reverse();
+  const height = options.height ?? Math.max(120, 28 + items.length * 22);
+  return renderChartSvg(
+    {
+      grid: { left: 210, right: 48, top: 8, bottom: 24 },
+      xAxis: { type: 'value' },
+      yAxis: {
+        type: 'category',
+        // ECharts measures text without the page's font, so labels are also cut to a safe length here.
+        data: reversed.map((i) => truncateLabel(i.label, RANKING_LABEL)),
+        axisLabel: { width: 200, overflow: 'truncate' },
+      },
+      series: [{ type: 'bar', data: reversed.map((i) => i.value), label: { show: false } }],
+    },
+    { width: options.width ?? 680, height },
+  );
+}
+
+/** Shares of a whole as one horizontal 100 % stacked bar per row (mixes over weeks or the month). */
+export function shareChart(
+  rows: ReadonlyArray<string>,
+  series: ReadonlyArray<ChartSeries>,
+  options: Partial<ChartSize> = {},
+): string {
+  return renderChartSvg(
+    {
+      grid: { left: 8, right: 16, top: 36, bottom: 24, containLabel: true },
+      legend: { top: 0, data: series.map((s) => s.name) },
+      xAxis: { type: 'value', max: 1, axisLabel: { formatter: percentAxisLabel } },
+      yAxis: { type: 'category', data: [...rows].reverse() },
+      series: series.map((s) => ({
+        type: 'bar',
+        name: s.name,
+        stack: 'share',
+        data: [...s.values].reverse(),
+      })),
+    },
+    { width: options.width ?? 680, height: options.height ?? Math.max(120, 60 + rows.length * 24) },
+  );
+}
+
+/** Labels longer than this are cut with an ellipsis so a hostile 10k-character name cannot swamp a chart. */
+const MAX_LABEL = 40;
+/** Longest label of a ranking chart that fits its 200-pixel label column at 11 px. */
+const RANKING_LABEL = 30;
+
+/** Shortens a chart label to `max` characters (default {@link MAX_LABEL}). */
+export function truncateLabel(label: string, max = MAX_LABEL): string {
+  const chars = Array.from(label);
+  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : label;
+}

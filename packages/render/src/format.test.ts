@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  currencyExcelFormat,
+  EXCEL_FORMATS,
+  formatCurrency,
+  formatFigure,
+  formatFigureChange,
+  formatInstant,
+  formatValue,
+  kindOfUnit,
+} from './format.ts';
+
+describe('formatValue', () => {
+  it('shows integers with thousands separators, rounding half away from zero like Excel', () => {
+    expect(formatValue(1234567, 'integer')).toBe('1,234,567');
+    expect(formatValue(1234567.5, 'integer')).toBe('1,234,568');
+    expect(formatValue(-2.5, 'integer')).toBe('-3');
+    expect(formatValue(0, 'integer')).toBe('0');
+  });
+
+  it('rounds the value as Excel stores it (15 significant digits), not the binary double', () => {
+    // 1.005 is 1.00499999999999989... in binary; Excel shows 1.01 under 0.00.
+    expect(formatValue(1.005, 'decimal')).toBe('1.01');
+    expect(formatValue(1234.5678, 'decimal')).toBe('1,234.57');
+  });
+
+  it('shows shares as percentages with one decimal', () => {
+    expect(formatValue(0.1234, 'share')).toBe('12.3%');
+    expect(formatValue(0.71875, 'share')).toBe('71.9%');
+    expect(formatValue(1, 'share')).toBe('100.0%');
+    expect(formatValue(12.345, 'share')).toBe('1,234.5%');
+  });
+
+  it('signs changes and deltas, zero without sign', () => {
+    expect(formatValue(0.25, 'change')).toBe('+25.0%');
+    expect(formatValue(-0.005, 'change')).toBe('-0.5%');
+    expect(formatValue(0, 'change')).toBe('0.0%');
+    expect(formatValue(3, 'delta')).toBe('+3');
+    expect(formatValue(-12, 'delta')).toBe('-12');
+    expect(formatValue(0.05, 'deltaDecimal')).toBe('+0.05');
+  });
+
+  it('reads n/a for null, undefined and non-finite values, never 0 or Infinity', () => {
+    for (const kind of Object.keys(EXCEL_FORMATS) as Array<keyof typeof EXCEL_FORMATS>) {
+      expect(formatValue(null, kind)).toBe('n/a');
+      expect(formatValue(undefined, kind)).toBe('n/a');
+      expect(formatValue(Number.POSITIVE_INFINITY, kind)).toBe('n/a');
+      expect(formatValue(Number.NaN, kind)).toBe('n/a');
+    }
+  });
+});
+
+describe('figures', () => {
+  it('formats by unit: credits and counts as integers, ratios with decimals, shares and scores as percent', () => {
+    expect(kindOfUnit('credits')).toBe('integer');
+    expect(kindOfUnit('tokens')).toBe('integer');
+    expect(kindOfUnit('ratio')).toBe('decimal');
+    expect(kindOfUnit('score')).toBe('share');
+    expect(formatFigure({ value: 1957064, unit: 'credits' })).toBe('1,957,064');
+    expect(formatFigure({ value: 0.718, unit: 'share' })).toBe('71.8%');
+    expect(formatFigure({ value: 2, unit: 'level' })).toBe('2');
+    expect(formatFigure({ id: 'avg_dau', value: 3, unit: 'count' })).toBe('3.00'); // a mean keeps decimals
+    expect(formatFigure({ id: 'peak_dau', value: 3, unit: 'count' })).toBe('3');
+    expect(formatFigureChange({ change: null })).toBe('n/a');
+    expect(formatFigureChange({ change: 0.1111 })).toBe('+11.1%');
+  });
+});
+
+describe('currency and instants', () => {
+  it('names the currency and keeps format syntax out of the Excel format', () => {
+    expect(formatCurrency(1234.5, 'EUR')).toBe('1,234.50 EUR');
+    expect(currencyExcelFormat('EUR')).toBe('#,##0.00 "EUR"');
+    expect(currencyExcelFormat('"E;0')).toBe('#,##0.00 "E"');
+  });
+
+  it('shows instants in UTC to the minute', () => {
+    expect(formatInstant('2026-04-01T06:00:59.000Z')).toBe('2026-04-01 06:00 UTC');
+    expect(formatInstant('2026-04-01T08:30:00+02:00')).toBe('2026-04-01 06:30 UTC');
+  });
+});

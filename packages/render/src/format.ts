@@ -1,0 +1,164 @@
+/**
+ * The one number formatter of the report. HTML and PDF text come from `formatValue`, and the workbook
+ * uses the Excel number format of the same kind (`EXCEL_FORMATS`), so a figure reads identically in
+ * the PDF and in the workbook.
+ */
+import type { Figure, FigureUnit } from '@orgreport/metrics';
+
+/** How a numeric value is shown. */
+export type ValueKind =
+  /** Whole counts and credits: thousands separators, no decimals (`12,345`). */
+  | 'integer'
+  /** Averages and ratios: two decimals with separators (`1,234.57`). */
+  | 'decimal'
+  /** Fractions in [0, 1] shown as percentages with one decimal (`12.3%`). */
+  | 'share'
+  /** A relative change shown as a signed percentage (`+4.2%`, `-0.5%`). */
+  | 'change'
+  /** A signed whole-number difference (`+3`, `-12`). */
+  | 'delta'
+  /** A signed difference of two decimals (`+0.05`). */
+  | 'deltaDecimal'
+  /** A readiness level or other small whole number without separators (`3`). */
+  | 'level';
+
+/** The Excel number format of each kind; `formatValue` renders the same text as Excel does. */
+export const EXCEL_FORMATS: Readonly<Record<ValueKind, string>> = {
+  integer: '#,##0',
+  decimal: '#,##0.00',
+  share: '#,##0.0%',
+  change: '+#,##0.0%;-#,##0.0%;0.0%',
+  delta: '+#,##0;-#,##0;0',
+  deltaDecimal: '+#,##0.00;-#,##0.00;0.00',
+  level: '0',
+};
+
+/** Excel number format of calendar days. */
+export const EXCEL_DATE_FORMAT = 'yyyy-mm-dd';
+
+/** Excel number format of instants (UTC). */
+export const EXCEL_DATETIME_FORMAT = 'yyyy-mm-dd hh:mm';
+
+/** What a missing value (no data, no comparison) reads as. */
+export const NOT_AVAILABLE = 'n/a';
+
+const groupedFormatters = new Map<number, Intl.NumberFormat>();
+
+function grouped(value: number, digits: number): string {
+  let f = groupedFormatters.get(digits);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      useGrouping: true,
+    });
+    groupedFormatters.set(digits, f);
+  }
+  return f.format(value);
+}
+
+/**
+ * Excel rounds the value as written with 15 significant digits (1.005 shows as 1.01), while
+ * JavaScript rounds the exact binary value (1.00499...); rounding to 15 digits first matches Excel.
+ */
+function excelPrecision(value: number): number {
+  return Number(value.toPrecision(15));
+}
+
+function signed(value: number, digits: number, suffix: string): string {
+  const text = grouped(Math.abs(value), digits) + suffix;
+  if (value > 0) return `+${text}`;
+  if (value < 0) return `-${text}`;
+  return text;
+}
+
+/** Formats a number the way its Excel format of the same kind shows it; null, undefined and NaN read "n/a". */
+export function formatValue(value: number | null | undefined, kind: ValueKind): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  switch (kind) {
+    case 'integer':
+      return grouped(excelPrecision(value), 0);
+    case 'decimal':
+      return grouped(excelPrecision(value), 2);
+    case 'share':
+      return grouped(excelPrecision(value * 100), 1) + '%';
+    case 'change':
+      return signed(excelPrecision(value * 100), 1, '%');
+    case 'delta':
+      return signed(excelPrecision(value), 0, '');
+    case 'deltaDecimal':
+      return signed(excelPrecision(value), 2, '');
+    case 'level':
+      return String(Math.round(excelPrecision(value)));
+  }
+}
+
+/**
+ * Excel number format for a currency amount, e.g. `#,##0.00 "EUR"`. The code is reduced to
+ * letters so that configuration can never inject format syntax.
+ */
+export function currencyExcelFormat(currency: string): string {
+  return `#,##0.00 "${sanitizeCurrency(currency)}"`;
+}
+
+/** Formats an amount as `1,234.50 EUR`, matching {@link currencyExcelFormat}. */
+export function formatCurrency(value: number | null | undefined, currency: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  return `${grouped(excelPrecision(value), 2)} ${sanitizeCurrency(currency)}`;
+}
+
+function sanitizeCurrency(currency: string): string {
+  return (
+    currency
+      .replace(/[^A-Za-z]/g, '')
+      .slice(0, 8)
+      .toUpperCase() || 'CUR'
+  );
+}
+
+/** Formats an ISO instant as `YYYY-MM-DD HH:MM UTC` (the report's only time zone). */
+export function formatInstant(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The value kind of a headline figure's unit (scores are fractions shown as percentages). */
+export function kindOfUnit(unit: FigureUnit): ValueKind {
+  switch (unit) {
+    case 'count':
+    case 'credits':
+    case 'tokens':
+      return 'integer';
+    case 'ratio':
+      return 'decimal';
+    case 'share':
+    case 'score':
+      return 'share';
+    case 'level':
+      return 'level';
+  }
+}
+
+/** Figures that are means and keep their decimals whatever their unit says (a mean of counts). */
+const MEAN_FIGURES: ReadonlySet<string> = new Set(['avg_dau']);
+
+/** The value kind of a headline figure: its unit's, except that means show two decimals. */
+export function kindOfFigure(figure: Pick<Figure, 'unit'> & { id?: string }): ValueKind {
+  return figure.id !== undefined && MEAN_FIGURES.has(figure.id) ? 'decimal' : kindOfUnit(figure.unit);
+}
+
+/** A headline figure's value as the report and the workbook's Summary sheet show it. */
+export function formatFigure(figure: Pick<Figure, 'value' | 'unit'> & { id?: string }): string {
+  return formatValue(figure.value, kindOfFigure(figure));
+}
+
+/** A headline figure's comparison value, formatted like its value. */
+export function formatFigurePrevious(figure: Pick<Figure, 'previous' | 'unit'> & { id?: string }): string {
+  return formatValue(figure.previous, kindOfFigure(figure));
+}
+
+/** A headline figure's month-over-month change as a signed percentage, "n/a" without comparison. */
+export function formatFigureChange(figure: Pick<Figure, 'change'>): string {
+  return formatValue(figure.change, 'change');
+}

@@ -1,0 +1,183 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOSTILE_STRINGS, makeFixtureModel } from './__fixtures__/report-model.ts';
+import { formatFigure } from './format.ts';
+import { renderHtml } from './html.ts';
+import { TemplateDirectoryError } from './template-files.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'render-html-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Visible text of an HTML fragment, entities decoded (enough for these checks). */
+function text(html: string): string {
+  return html
+    .replace(/<style[\s\S]*?<\/style>/g, '')
+    .replace(/<svg[\s\S]*?<\/svg>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#x3D;/g, '=')
+    .replace(/&#x60;/g, '`')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
+describe('renderHtml', () => {
+  const model = makeFixtureModel({ pricing: { pricePerCredit: 0.0001, currency: 'EUR' } });
+
+  it('renders every section with the headline figures, title, author and inline SVG charts', async () => {
+    const html = await renderHtml(model, { embedFonts: false });
+    for (const id of [
+      'summary',
+      'usage',
+      'adoption',
+      'behaviour',
+      'tools',
+      'productivity',
+      'readiness',
+      'seats',
+      'controls',
+      'hook-events',
+      'definitions',
+      'data-quality',
+    ]) {
+      expect(html, id).toContain(`id="${id}"`);
+    }
+    expect(html).toContain('<title>Acme Robotics — AI coding agent report 2026-03</title>');
+    expect(html).toContain('<meta name="author" content="Acme Robotics">');
+    const visible = text(html);
+    const credits = model.figures.find((f) => f.id === 'credits')!;
+    expect(visible).toContain(formatFigure(credits));
+    expect(visible).toContain('trailing 30 days');
+    expect(visible).toContain('n/a');
+    expect(visible).toContain('195.71 EUR');
+    expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('says "partial" on the cover and in the title of a partial report', async () => {
+    const partial = {
+      ...model,
+      partial: true,
+      period: { ...model.period, end: '2026-03-20', days: 20, partial: true, endsEarly: true },
+    };
+    const html = await renderHtml(partial, { embedFonts: false });
+    expect(html).toContain('report 2026-03 (partial)</title>');
+    expect(text(html)).toContain('This is a partial report');
+  });
+
+  it('embeds the fonts as data: URLs and references nothing remote', async () => {
+    const html = await renderHtml(model);
+    expect(html).toMatch(/@font-face \{ font-family: 'Report Sans'; src: url\(data:font\/ttf;base64,/);
+    expect(html).not.toMatch(/(src|href)="https?:/);
+    expect(html).not.toMatch(/url\(["']?https?:/);
+  });
+
+  it('escapes hostile data: no markup, no template evaluation, text kept', async () => {
+    const html = await renderHtml(makeFixtureModel({ hostile: true }), { embedFonts: false });
+    expect(html).not.toContain('<script>window.__pwned');
+    expect(html).not.toContain('<img src="https://evil.example');
+    expect(html).toContain('&lt;script&gt;window.__pwned&#x3D;1&lt;/script&gt;');
+    // Handlebars syntax in data is printed, not evaluated.
+    expect(text(html)).toContain('{{constructor.constructor "alert(1)"}}');
+    expect(text(html)).toContain(HOSTILE_STRINGS.emoji);
+    // Bidi override controls are dropped for display, so "\u202Egnp.exe" cannot pose as "exe.png".
+    expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(text(html)).toContain('gnp.exe user \u200Fעברית\u200F');
+    expect(text(html)).toContain('=HYPERLINK(');
+    // 10,000-character strings are shortened for display.
+    expect(html).not.toContain('L'.repeat(200));
+    expect(html).toContain('L'.repeat(150));
+  });
+
+  it('lets a user directory override a partial and a style file by file, per render', async () => {
+    const dir = join(scratch, 'override');
+    mkdirSync(join(dir, 'partials'), { recursive: true });
+    mkdirSync(join(dir, 'styles'), { recursive: true });
+    writeFileSync(
+      join(dir, 'partials', 'cover.hbs'),
+      '<section class="cover">CUSTOM COVER {{model.organization.name}}</section>',
+    );
+    writeFileSync(join(dir, 'styles', 'report.css'), '.custom-style-marker { color: red; }');
+    const html = await renderHtml(makeFixtureModel({ hostile: true }), {
+      templateDirs: [dir],
+      embedFonts: false,
+    });
+    expect(html).toContain('CUSTOM COVER Acme &lt;script&gt;');
+    expect(html).toContain('.custom-style-marker');
+    expect(html).not.toContain('.cover-kicker'); // the built-in report.css was replaced
+    expect(html).toMatch(/@page \{\s*size: A4/); // print.css was not overridden
+    expect(html).toContain('id="usage"'); // other partials stay built-in
+    const again = await renderHtml(model, { embedFonts: false });
+    expect(again).not.toContain('CUSTOM COVER');
+    expect(again).toContain('cover-kicker');
+  });
+
+  it('names a missing or unreadable template directory', async () => {
+    await expect(renderHtml(model, { templateDirs: [join(scratch, 'nope')] })).rejects.toThrow(
+      TemplateDirectoryError,
+    );
+    await expect(renderHtml(model, { templateDirs: [join(scratch, 'nope')] })).rejects.toThrow(
+      /nope.*does not exist/,
+    );
+    const file = join(scratch, 'file.txt');
+    writeFileSync(file, 'x');
+    await expect(renderHtml(model, { templateDirs: [file] })).rejects.toThrow(/is not a directory/);
+    if (process.getuid?.() !== 0) {
+      const locked = join(scratch, 'locked');
+      mkdirSync(locked);
+      chmodSync(locked, 0o000);
+      await expect(renderHtml(model, { templateDirs: [locked] })).rejects.toThrow(/cannot be read/);
+      chmodSync(locked, 0o755);
+    }
+  });
+
+  it('renders the same HTML twice for the same model', async () => {
+    const a = await renderHtml(model, { embedFonts: false });
+    const b = await renderHtml(model, { embedFonts: false });
+    expect(a).toBe(b);
+  });
+});
+
+describe('a model without data', () => {
+  it('still renders every section and a workbook-free HTML, with n/a instead of numbers', async () => {
+    const full = makeFixtureModel();
+    const empty = {
+      ...full,
+      comparison: null,
+      comparisonHasData: false,
+      figures: full.figures.map((f) => ({ ...f, value: null, previous: null, change: null })),
+      daily: [],
+      weekly: [],
+      users: [],
+      clients: [],
+      hookEvents: null,
+      dataQuality: [],
+      credits: { total: 0, cost: null, byModel: [], byTier: [] },
+      tools: { ...full.tools, top: [], mcpServers: [], skills: [], slashCommands: [], hooks: [] },
+      readiness: {
+        ...full.readiness,
+        org_score: null,
+        org_level: null,
+        repos: [],
+        reports: [],
+        criteria: [],
+        weakest: [],
+        unmapped_criteria: [],
+      },
+      controls: { changes: [], current_revision: null },
+      seats: { seats: 0, active_users: 0, utilization: null, dormant: 0, dormant_users: [] },
+    };
+    const html = await renderHtml(empty, { embedFonts: false });
+    const visible = text(html);
+    expect(visible).toContain('No enterprise-control change in the period.');
+    expect(visible).toContain('No data-quality finding');
+    expect(visible).toContain('No repository has a readiness report.');
+    expect(visible).toContain('n/a (no comparison period)');
+    expect(html).not.toContain('id="hook-events"');
+    expect(visible).not.toMatch(/NaN|Infinity|undefined/);
+  });
+});

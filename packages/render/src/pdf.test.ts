@@ -1,0 +1,113 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildReportModel, type ReportModel } from '@orgreport/metrics';
+import { sampleSnapshot } from '@orgreport/metrics/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readWithOpenpyxl, records, sheet } from './__fixtures__/openpyxl.ts';
+import { makeFixtureModel } from './__fixtures__/report-model.ts';
+import { renderHtml } from './html.ts';
+import { createPdfRenderer, type PdfRenderer } from './pdf.ts';
+import { periodLabel, reportTitle } from './report-view.ts';
+import { writeWorkbook } from './workbook/workbook.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'render-pdf-'));
+let renderer: PdfRenderer;
+
+beforeAll(async () => {
+  renderer = await createPdfRenderer({ executablePath: '/usr/bin/chromium' });
+});
+afterAll(async () => {
+  await renderer?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function renderPdf(model: ReportModel, name: string): Promise<string> {
+  const html = await renderHtml(model);
+  const pdf = await renderer.render(html, {
+    title: reportTitle(model),
+    author: model.organization.name,
+    headerText: `${model.organization.name} · ${periodLabel(model)}`,
+    footerText: `${model.organization.name} · ${model.period.month}`,
+  });
+  const file = join(scratch, `${name}.pdf`);
+  writeFileSync(file, pdf);
+  return file;
+}
+
+const pdftotext = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+const pdfinfo = (file: string) => execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+
+describe('PDF of the sample report', () => {
+  const model = buildReportModel(sampleSnapshot(), {
+    generatedAt: '2026-04-01T06:00:00Z',
+    pricePerCredit: 0.00002,
+    currency: 'EUR',
+  });
+
+  it('holds the headline figures as the workbook shows them, with metadata, page numbers and embedded fonts', async () => {
+    const blockedBefore = renderer.blockedRequests.length;
+    const file = await renderPdf(model, 'sample');
+    const xlsx = join(scratch, 'sample.xlsx');
+    await writeWorkbook(model, xlsx);
+    const text = pdftotext(file);
+
+    // Python formats each Summary value under its Excel number format; the PDF must show that text.
+    const summary = records(sheet(readWithOpenpyxl(xlsx), 'Summary'));
+    const checked = summary.filter((r) => r.value!.text !== null);
+    expect(checked.length).toBeGreaterThanOrEqual(20);
+    for (const row of checked) expect(text, String(row.id!.value)).toContain(row.value!.text!);
+    const credits = summary.find((r) => r.id!.value === 'credits')!;
+    expect(credits.value!.text).toMatch(/^\d{1,3}(,\d{3})+$/); // a sample month has over 1,000 credits
+
+    // The Info dictionary is appended as an incremental update: the file must stay structurally valid.
+    expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toContain(
+      'No syntax or stream encoding errors',
+    );
+    const info = pdfinfo(file);
+    const org = model.organization.name;
+    expect(info).toContain(`Title:           ${org} — AI coding agent report ${model.period.month}`);
+    expect(info).toMatch(new RegExp(`^Author:\\s+${org}$`, 'm'));
+    expect(info).toMatch(/^Page size:\s+595\.9\d? x 841\.9\d? pts \(A4\)$/m);
+    const pages = Number(/^Pages:\s+(\d+)$/m.exec(info)?.[1]);
+    expect(pages).toBeGreaterThan(5);
+    expect(text).toContain(`page 1 of ${pages}`);
+    expect(text).toContain(`page ${pages} of ${pages}`);
+    expect(text).toContain(`${org} · ${model.period.start} to ${model.period.end}`);
+
+    const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' }).trim().split('\n').slice(2);
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const line of fonts) expect(line).toMatch(/\byes\s+yes\s+(yes|no)\s+\d+\s+\d+$/); // embedded, subset
+    expect(renderer.blockedRequests.length).toBe(blockedBefore);
+  });
+});
+
+describe('PDF page isolation', () => {
+  it('renders hostile data as text with zero external requests', async () => {
+    const blockedBefore = renderer.blockedRequests.length;
+    const file = await renderPdf(makeFixtureModel({ hostile: true }), 'hostile');
+    const text = pdftotext(file);
+    expect(text).toContain('<script>window.__pwned=1</script>');
+    expect(text).toContain('{{constructor.constructor');
+    expect(renderer.blockedRequests.length).toBe(blockedBefore);
+  });
+
+  it('aborts every request that is not a data: URL and still prints', async () => {
+    const blockedBefore = renderer.blockedRequests.length;
+    const html =
+      '<html><head><link rel="stylesheet" href="http://127.0.0.1:9/x.css"></head>' +
+      '<body><p>isolated</p><img src="https://example.invalid/pixel.png"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></body></html>';
+    const pdf = await renderer.render(html, {
+      title: 'isolation',
+      author: 'test',
+      headerText: 'h',
+      footerText: 'f',
+    });
+    const blocked = renderer.blockedRequests.slice(blockedBefore);
+    expect(blocked).toContain('http://127.0.0.1:9/x.css');
+    expect(blocked).toContain('https://example.invalid/pixel.png');
+    expect(blocked.some((u) => u.startsWith('data:'))).toBe(false);
+    expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * PDF rendering with Puppeteer and the system Chromium. One browser serves many PDFs; every page
+ * loads nothing from outside (request interception aborts any request that is not `data:`), runs
+ * no script, and prints A4 with a header and footer naming the organization, the period and
+ * "page N of M".
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { shortText, withoutBidiControls } from './display-text.ts';
+import { withPdfInfo } from './pdf-info.ts';
+
+/** Options of {@link createPdfRenderer}. */
+export interface PdfRendererOptions {
+  /** Chromium binary (default `/usr/bin/chromium`). */
+  executablePath?: string;
+  /** Milliseconds to wait for a page to load and print (default 60 s). */
+  timeoutMs?: number;
+}
+
+/** Document text of one PDF. */
+export interface PdfDocumentOptions {
+  /** Document title (the HTML `<title>` is set to it, which becomes the PDF's Title). */
+  title: string;
+  /** Document author (`<meta name="author">`, the PDF's Author). */
+  author: string;
+  /** Text at the top of every page (organization and period). */
+  headerText: string;
+  /** Text at the bottom of every page, before "page N of M". */
+  footerText: string;
+}
+
+/** A running browser that turns HTML into PDFs. */
+export interface PdfRenderer {
+  /** Prints one HTML document to PDF bytes. */
+  render(html: string, options: PdfDocumentOptions): Promise<Uint8Array>;
+  /** Requests aborted so far because they were not `data:` URLs (all renders of this renderer). */
+  readonly blockedRequests: ReadonlyArray<string>;
+  /** Closes the browser and removes its temporary profile. */
+  close(): Promise<void>;
+}
+
+/** Chromium flags: nothing phones home, no GPU, no first-run work. */
+export const CHROMIUM_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--font-render-hinting=none',
+];
+
+const escapeHtml = (text: string) => Handlebars.escapeExpression(text);
+
+/** Longest header or footer text: one line of the page's top or bottom margin. */
+const MAX_MARGIN_TEXT = 90;
+const marginText = (text: string) => escapeHtml(shortText(withoutBidiControls(text), MAX_MARGIN_TEXT));
+
+/** Header and footer are small HTML documents of their own (no page CSS applies, so style inline). */
+function headerFooterTemplates(options: PdfDocumentOptions): {
+  headerTemplate: string;
+  footerTemplate: string;
+} {
+  const style =
+    "font-family:'Noto Sans',sans-serif;font-size:8px;color:#5d6d7e;width:100%;margin:0 14mm;display:flex;justify-content:space-between;";
+  return {
+    headerTemplate: `<div style="${style}"><span>${marginText(options.headerText)}</span><span>${marginText(options.title)}</span></div>`,
+    footerTemplate: `<div style="${style}"><span>${marginText(options.footerText)}</span><span>page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`,
+  };
+}
+
+/** Sets the document's `<title>` and author meta so the PDF metadata carries them. */
+function withMetadata(html: string, options: PdfDocumentOptions): string {
+  const head = `<title>${escapeHtml(options.title)}</title><meta name="author" content="${escapeHtml(options.author)}">`;
+  const stripped = html.replace(/<title>[\s\S]*?<\/title>/i, '').replace(/<meta name="author"[^>]*>/i, '');
+  return /<head[^>]*>/i.test(stripped) ? stripped.replace(/<head[^>]*>/i, (m) => m + head) : head + stripped;
+}
+
+/** Starts Chromium and returns a renderer; call `close()` when done. */
+export async function createPdfRenderer(options: PdfRendererOptions = {}): Promise<PdfRenderer> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'orgreport-chromium-'));
+  const args = [...CHROMIUM_ARGS];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: options.executablePath ?? '/usr/bin/chromium',
+      headless: true,
+      userDataDir,
+      args,
+      timeout: options.timeoutMs ?? 60_000,
+    });
+  } catch (error) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const blocked: string[] = [];
+  const timeout = options.timeoutMs ?? 60_000;
+
+  return {
+    blockedRequests: blocked,
+    async render(html, doc) {
+      const page = await browser.newPage();
+      try {
+        page.setDefaultTimeout(timeout);
+        await page.setJavaScriptEnabled(false);
+        await page.setRequestInterception(true);
+        page.on('request', (request) => {
+          const url = request.url();
+          if (url.startsWith('data:')) {
+            void request.continue();
+          } else {
+            blocked.push(url);
+            void request.abort('blockedbyclient');
+          }
+        });
+        await page.setContent(withMetadata(html, doc), { waitUntil: 'load', timeout });
+        await page.emulateMediaType('print');
+        const pdf = await page.pdf({
+          format: 'A4',
+          printBackground: true,
+          displayHeaderFooter: true,
+          ...headerFooterTemplates(doc),
+          margin: { top: '18mm', bottom: '18mm', left: '14mm', right: '14mm' },
+          preferCSSPageSize: false,
+          outline: false,
+          tagged: true,
+          timeout,
+        });
+        return withPdfInfo(new Uint8Array(pdf), { title: doc.title, author: doc.author });
+      } finally {
+        await page.close();
+      }
+    },
+    async close() {
+      try {
+        await browser.close();
+      } finally {
+        await rm(userDataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

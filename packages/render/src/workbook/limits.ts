@@ -1,0 +1,110 @@
+/**
+ * The credit-limits workbook finance fills in: a template listing each user with the month's credits
+ * and an empty `limit` column, and a reader returning the raw `email` and `limit` of each row (the
+ * CLI validates them).
+ */
+import ExcelJS from 'exceljs';
+import { EXCEL_FORMATS } from '../format.ts';
+import { inertText } from './cell-values.ts';
+
+/** One user of the limits template. */
+export interface LimitsTemplateRow {
+  email: string;
+  name?: string | null;
+  credits: number;
+}
+
+/** One data row read back from a limits workbook. */
+export interface LimitsWorkbookRow {
+  /** Row number in the sheet (the header is row 1), for error messages. */
+  row: number;
+  /** The `email` cell as text ('' when empty). */
+  email: string;
+  /** The `limit` cell's value as found: number, string, boolean, null when empty. */
+  limit: number | string | boolean | null;
+}
+
+/** Name of the sheet holding the limits. */
+export const LIMITS_SHEET = 'Limits';
+
+/** Writes the limits template for `month` to `file`. */
+export async function writeLimitsTemplate(
+  rows: ReadonlyArray<LimitsTemplateRow>,
+  file: string,
+  options: { month: string },
+): Promise<void> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'orgreport';
+  const sheet = workbook.addWorksheet(LIMITS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = [
+    { header: 'email', key: 'email', width: 36 },
+    { header: 'name', key: 'name', width: 28 },
+    {
+      header: `credits_${options.month.replace(/[^0-9-]/g, '')}`,
+      key: 'credits',
+      width: 18,
+      style: { numFmt: EXCEL_FORMATS.integer },
+    },
+    { header: 'limit', key: 'limit', width: 14, style: { numFmt: EXCEL_FORMATS.integer } },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  for (const r of rows) {
+    sheet.addRow({
+      email: inertText(r.email),
+      name: inertText(r.name ?? ''),
+      credits: r.credits,
+      limit: null,
+    });
+  }
+  sheet.autoFilter = `A1:D${rows.length + 1}`;
+  const notes = workbook.addWorksheet('Instructions');
+  notes.getColumn(1).width = 100;
+  notes.addRow([`Credit limits for ${inertText(options.month)}.`]);
+  notes.addRow(['Fill in the limit column of the Limits sheet with a whole number of credits per user;']);
+  notes.addRow(['leave it empty for users without a limit. Do not rename the sheet or its headers.']);
+  await workbook.xlsx.writeFile(file);
+}
+
+/** Unwraps ExcelJS cell values (formulas, rich text, hyperlinks, dates) to plain values. */
+function plain(value: ExcelJS.CellValue): number | string | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    if ('result' in value) return plain((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+    if ('richText' in value) return value.richText.map((t) => t.text).join('');
+    if ('text' in value) return plain((value as ExcelJS.CellHyperlinkValue).text);
+    if ('error' in value) return String(value.error);
+  }
+  return null;
+}
+
+/** Reads the `email` and `limit` columns of a limits workbook (sheet `Limits`, else the first sheet). */
+export async function readLimitsWorkbook(file: string): Promise<LimitsWorkbookRow[]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  const sheet = workbook.getWorksheet(LIMITS_SHEET) ?? workbook.worksheets[0];
+  if (!sheet) throw new Error(`${file}: the workbook has no sheet`);
+  const header = sheet.getRow(1);
+  let emailCol = 0;
+  let limitCol = 0;
+  header.eachCell((cell, col) => {
+    const name = String(plain(cell.value) ?? '')
+      .trim()
+      .toLowerCase();
+    if (name === 'email' && !emailCol) emailCol = col;
+    if (name === 'limit' && !limitCol) limitCol = col;
+  });
+  if (!emailCol || !limitCol) {
+    throw new Error(`${file}: sheet "${sheet.name}" needs the header columns "email" and "limit" in row 1`);
+  }
+  const rows: LimitsWorkbookRow[] = [];
+  sheet.eachRow((row, number) => {
+    if (number === 1) return;
+    const email = plain(row.getCell(emailCol).value);
+    const limit = plain(row.getCell(limitCol).value);
+    if ((email === null || email === '') && limit === null) return;
+    rows.push({ row: number, email: email === null ? '' : String(email).trim(), limit });
+  });
+  return rows;
+}

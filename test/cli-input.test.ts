@@ -1,0 +1,185 @@
+/**
+ * Bad input gets a clear message and the documented exit code (2 usage or input, 3 authentication or
+ * permission), through the CLI's public entry `run()` against the emulator.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningEmulator } from '@orgreport/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, envFor, smallOrg, tempDir } from './helpers.ts';
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await smallOrg();
+});
+afterAll(() => emulator?.close());
+
+describe('orgreport monthly with bad input', () => {
+  it.each([
+    ['2026-13', 2, /--month "2026-13" is invalid: expected a month as YYYY-MM with MM from 01 to 12/],
+    [
+      '2026-11',
+      2,
+      /the month is not over \(data runs up to 2026-11-21\); ask for a partial report explicitly or choose 2026-10/,
+    ],
+    ['2025-12', 2, /analytics data starts on 2026-01-14; choose a later month/],
+  ])('--month %s exits %i with a message naming the month', async (month, code, message) => {
+    const out = tempDir();
+    const requestsBefore = emulator.requestLog.length;
+    const result = await cli(['monthly', '--month', month, '--out', out], { env: envFor(emulator) });
+    expect(result.code).toBe(code);
+    expect(result.err).toMatch(message);
+    expect(emulator.requestLog.length).toBe(requestsBefore); // refused before any request
+  });
+
+  it('a missing key exits 3 and says which setting to set', async () => {
+    const { ORGREPORT_API_KEY: _key, ...env } = envFor(emulator);
+    const result = await cli(['monthly', '--month', '2026-10', '--out', tempDir()], { env });
+    expect(result.code).toBe(3);
+    expect(result.err).toMatch(/no API key: set ORGREPORT_API_KEY/);
+  });
+
+  it('a member key exits 3 and says which role is needed, without printing the key', async () => {
+    const out = tempDir();
+    const result = await cli(['monthly', '--month', '2026-10', '--out', out], {
+      env: envFor(emulator, 'member'),
+    });
+    expect(result.code).toBe(3);
+    expect(result.err).toMatch(/403/);
+    expect(result.err).toMatch(/Manager or Owner role/);
+    expect(result.err).not.toContain(emulator.keys.member);
+  });
+
+  it('an unknown key exits 3', async () => {
+    const env = { ...envFor(emulator), ORGREPORT_API_KEY: 'test-key-unknown' };
+    const result = await cli(['api', 'computers', 'list'], { env });
+    expect(result.code).toBe(3);
+    expect(result.err).toMatch(/401.*Check the API key/);
+    expect(result.err).not.toContain('test-key-unknown');
+  });
+
+  it('a partial report of the current month is possible when asked for', async () => {
+    const out = tempDir();
+    const result = await cli(['fetch', '--month', '2026-11', '--partial', '--out', out], {
+      env: envFor(emulator),
+    });
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/2026-11 \(partial\)/);
+  });
+});
+
+describe('orgreport api', () => {
+  it('prints one JSON object per line and follows pages with --all', async () => {
+    const firstPage = await cli(['api', 'users', 'list', '--limit', '7'], { env: envFor(emulator) });
+    expect(firstPage.code).toBe(0);
+    expect(firstPage.out.trim().split('\n')).toHaveLength(7);
+    const all = await cli(['api', 'users', 'list', '--limit', '7', '--all'], { env: envFor(emulator) });
+    const users = all.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(users).toHaveLength(30);
+    expect(new Set(users.map((u) => u.id)).size).toBe(30);
+  });
+
+  it('stops at --max-items', async () => {
+    const result = await cli(
+      [
+        'api',
+        'analytics',
+        'users',
+        '--start-date',
+        '2026-10-01',
+        '--end-date',
+        '2026-10-31',
+        '--all',
+        '--max-items',
+        '5',
+      ],
+      { env: envFor(emulator) },
+    );
+    expect(result.code).toBe(0);
+    const rows = result.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(5);
+    expect(rows.every((r) => r.date >= '2026-10-01' && r.date <= '2026-10-31')).toBe(true);
+  });
+
+  it('groups analytics rows with --group-by and refuses a value the endpoint does not allow (exit 2)', async () => {
+    const args = ['api', 'analytics', 'activity', '--start-date', '2026-10-01', '--end-date', '2026-10-01'];
+    const grouped = await cli([...args, '--group-by', 'client'], { env: envFor(emulator) });
+    expect(grouped.code).toBe(0);
+    const rows = grouped.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.every((r) => typeof r.group_key === 'string' && r.date === '2026-10-01')).toBe(true);
+    const bad = await cli([...args, '--group-by', 'model'], { env: envFor(emulator) });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/Allowed choices are client/);
+  });
+
+  it('creates, reads and updates a session', async () => {
+    const env = envFor(emulator, 'owner');
+    const computers = (await cli(['api', 'computers', 'list'], { env })).out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(computers.length).toBeGreaterThan(0);
+    const created = await cli(
+      [
+        'api',
+        'sessions',
+        'create',
+        '--computer-id',
+        computers[0].id,
+        '--cwd',
+        '/repo',
+        '--settings',
+        '{"model":"m1"}',
+      ],
+      { env },
+    );
+    expect(created.code).toBe(0);
+    const session = JSON.parse(created.out);
+    const updated = await cli(
+      ['api', 'sessions', 'update', session.sessionId, '--settings', '{"runInWorktree":true}'],
+      { env },
+    );
+    expect(updated.code).toBe(0);
+    const got = JSON.parse((await cli(['api', 'sessions', 'get', session.sessionId], { env })).out);
+    expect(got.sessionId).toBe(session.sessionId);
+    expect(got.sessionSettings?.runInWorktree).toBe(true);
+    const badJson = await cli(['api', 'sessions', 'update', session.sessionId, '--settings', '{model'], {
+      env,
+    });
+    expect(badJson.code).toBe(2);
+    expect(badJson.err).toMatch(/--settings: not valid JSON/);
+  });
+
+  it('limits set --file takes a CSV of email,limit and prints updated and errors as JSON', async () => {
+    const file = join(tempDir(), 'limits.csv');
+    writeFileSync(
+      file,
+      `email,limit\n${emulator.organization.orgUser(2).email},700\nnobody@unknown.example,5\n`,
+    );
+    const result = await cli(['api', 'limits', 'set', '--file', file], { env: envFor(emulator, 'owner') });
+    expect(result.code).toBe(1);
+    const body = JSON.parse(result.out);
+    expect(body.updated).toEqual([{ email: emulator.organization.orgUser(2).email, limit: 700 }]);
+    expect(body.errors.map((e: { email: string }) => e.email)).toEqual(['nobody@unknown.example']);
+  });
+
+  it('refuses analytics dates that are not real days before today (exit 2)', async () => {
+    const result = await cli(
+      ['api', 'analytics', 'tokens', '--start-date', '2026-02-30', '--end-date', '2026-03-01'],
+      {
+        env: envFor(emulator),
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/startDate "2026-02-30" is invalid/);
+  });
+});
