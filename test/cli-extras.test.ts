@@ -3,7 +3,7 @@
  * section of the report, the control history window of the snapshot, template directories and logs.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSnapshot } from '@orgreport/cli';
 import type { RunningEmulator } from '@orgreport/emulator';
@@ -134,6 +134,36 @@ describe('templates and logs', () => {
     });
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/--templates \/nonexistent\/templates: not a readable directory/);
+  });
+
+  it('warns, in the log and the summary, when the PDF page tried an outside request', async () => {
+    const dir = tempDir();
+    const fetched = await cli(['fetch', '--month', '2026-10', '--snapshot', join(dir, 'snap')], {
+      env: envFor(emulator),
+    });
+    expect(fetched.code, fetched.err).toBe(0);
+    // A layout override whose image lives outside the report: the renderer blocks it.
+    mkdirSync(join(dir, 'tpl'));
+    writeFileSync(
+      join(dir, 'tpl', 'layout.hbs'),
+      '<html><body><h1>{{organization.name}}</h1><img src="http://127.0.0.1:9/logo.png"></body></html>',
+    );
+    const args = [
+      'render',
+      '--snapshot',
+      join(dir, 'snap'),
+      '--formats',
+      'pdf',
+      '--templates',
+      join(dir, 'tpl'),
+    ];
+    const result = await cli([...args, '--out', join(dir, 'out')]);
+    expect(result.code, result.err).toBe(0);
+    const warning = 'the PDF page tried 1 outside request(s), all blocked';
+    expect(result.err).toContain(`warning: ${warning}`);
+    expect(result.err).toContain('"http://127.0.0.1:9/logo.png"');
+    expect(result.out).toContain(`\n  warning: ${warning}`);
+    expect(result.out).toMatch(/1 output\(s\), 1 warning\(s\)/);
   });
 
   it('logs requests at debug level without the API key', async () => {

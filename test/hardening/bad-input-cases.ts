@@ -1,7 +1,7 @@
 /**
  * The bad inputs the hardening suite tries, each with the message (a part of the last line on
  * stderr) and the exit code it must get. `bad-input.test.ts` runs every case and checks that
- * `BAD-INPUT.md` holds exactly the table {@link badInputTable} prints from them.
+ * the README's "Bad input" section holds exactly the table {@link badInputTable} prints from them.
  *
  * In `argv`, `env` values and `files` contents, `$DIR` stands for the case's own temporary folder.
  */
@@ -345,13 +345,32 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   },
   {
     kind: 'template directory',
-    input: '`--templates` folder whose `layout.hbs` is broken Handlebars',
+    input:
+      '`--templates` folder whose `layout.hbs` is broken Handlebars (no key or URL: checked before connecting)',
     argv: htmlReport('--templates', '$DIR/tpl'),
     files: { 'tpl/layout.hbs': '<html>{{#if figures}}<p>unclosed</html>' },
-    connect: true,
-    // Today: exit 1 and the parser's message without the file name (see the note in BAD-INPUT.md).
-    message: 'Parse error on line 1',
-    exitCode: 1,
+    // Not connected: without a key the run would stop with exit 3, so exit 2 shows the templates
+    // are checked before any network work.
+    connect: false,
+    message: 'tpl/layout.hbs: does not compile: Parse error on line 1',
+    exitCode: 2,
+  },
+  {
+    kind: 'template directory',
+    input:
+      '`--templates` folder whose `mail/subject.hbs` is broken, with `--email` (checked before connecting)',
+    argv: monthly(
+      '--templates',
+      '$DIR/tpl',
+      '--email',
+      'cto@example.com',
+      '--smtp-url',
+      'smtp://127.0.0.1:9',
+    ),
+    files: { 'tpl/mail/subject.hbs': 'Report {{#each headline}}' },
+    connect: false,
+    message: 'mail template subject.hbs: Parse error on line 1',
+    exitCode: 2,
   },
 ];
 
@@ -361,7 +380,7 @@ export function badInputRows(cases: readonly BadInputCase[] = BAD_INPUT_CASES): 
   return cases.map((c) => [cell(c.kind), cell(c.input), cell(`\`${c.message}\``), String(c.exitCode)]);
 }
 
-/** The Markdown table of the cases, as `BAD-INPUT.md` holds it (before the formatter aligns it). */
+/** The Markdown table of the cases, as the README holds it (before the formatter aligns it). */
 export function badInputTable(cases: readonly BadInputCase[] = BAD_INPUT_CASES): string {
   const rows = badInputRows(cases).map((cells) => `| ${cells.join(' | ')} |`);
   return ['| Kind | Input | Message (part of) | Exit code |', '| --- | --- | --- | --- |', ...rows].join(

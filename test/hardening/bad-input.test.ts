@@ -1,6 +1,6 @@
 /**
  * Bad input: every case of `bad-input-cases.ts` gets its message and exit code, and
- * `BAD-INPUT.md` holds exactly the table of those cases (so the documentation cannot drift).
+ * the README's "Bad input" section holds exactly the table of those cases (so the documentation cannot drift).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,8 +29,10 @@ describe('bad input', () => {
     },
   );
 
-  it('BAD-INPUT.md holds the table of exactly these cases', () => {
-    const doc = readFileSync(join(import.meta.dirname, 'BAD-INPUT.md'), 'utf8');
-    expect(markdownTableRows(doc)).toEqual(badInputRows());
+  it("the README's Bad input section holds the table of exactly these cases", () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.split(/^## /m).find((s) => s.startsWith('Bad input\n'));
+    expect(section, 'README.md has a "## Bad input" section').toBeDefined();
+    expect(markdownTableRows(section ?? '')).toEqual(badInputRows());
   });
 });

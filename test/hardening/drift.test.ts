@@ -32,7 +32,13 @@ async function report(options: { drift: boolean }) {
       run.code === 0
         ? comparable(JSON.parse(readFileSync(join(out, `${BASE}.json`), 'utf8')) as Report, emulator.baseUrl)
         : undefined;
-    return { run, model, emulator };
+    const manifest =
+      run.code === 0
+        ? (JSON.parse(readFileSync(join(out, 'snapshot', 'manifest.json'), 'utf8')) as {
+            unknownFields?: Record<string, string[]>;
+          })
+        : undefined;
+    return { run, model, manifest, emulator };
   } finally {
     await emulator.close();
   }
@@ -67,6 +73,14 @@ describe('schema drift', () => {
     expect(finding?.count).toBeGreaterThan(0);
     expect(JSON.stringify(finding?.details)).toContain(DRIFT.delegationLevel);
     expect(plain.model?.dataQuality.some((f) => f.kind === 'delegation_unknown')).toBe(false);
+  });
+
+  it('names the unknown /users fields in the snapshot manifest, and none without drift', () => {
+    expect(drifted.manifest?.unknownFields?.userDays).toEqual(
+      expect.arrayContaining([DRIFT.extraField, DRIFT.extraScalarField]),
+    );
+    expect(plain.manifest).toBeDefined();
+    expect(plain.manifest?.unknownFields).toBeUndefined();
   });
 
   it('lists renamed and removed settings among the control changes', () => {

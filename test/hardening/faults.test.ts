@@ -28,11 +28,14 @@ interface RunResult {
   elapsedMs: number;
 }
 
-async function monthly(emulator: RunningEmulator, formats: string, out = tempDir()) {
+async function monthly(emulator: RunningEmulator, formats: string, out = tempDir(), extra: string[] = []) {
   const started = Date.now();
-  const result = await cli(['monthly', '--out', out, '--org-name', ORG_NAME, '--formats', formats], {
-    env: envFor(emulator),
-  });
+  const result = await cli(
+    ['monthly', '--out', out, '--org-name', ORG_NAME, '--formats', formats, ...extra],
+    {
+      env: envFor(emulator),
+    },
+  );
   return { ...result, out, elapsedMs: Date.now() - started };
 }
 
@@ -142,8 +145,15 @@ describe('faults on every request', () => {
     expect(Object.keys(before)).toEqual(
       expect.arrayContaining([`${BASE}.json`, `${BASE}.xlsx`, 'snapshot/manifest.json']),
     );
-    const run = await monthly(failing, 'json,xlsx', previous);
+    // No retries (--max-retries 0): the run fails fast and no request of it is repeated.
+    const seen = failing.requestLog.length;
+    const run = await monthly(failing, 'json,xlsx', previous, ['--max-retries', '0']);
     expect(run.code).toBe(1);
     expect(treeHashes(previous)).toEqual(before);
+    const urls = failing.requestLog
+      .slice(seen)
+      .map((r) => `${r.method} ${r.path}?${JSON.stringify(r.query)}`);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(new Set(urls).size).toBe(urls.length);
   });
 });

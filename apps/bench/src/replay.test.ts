@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainsOf, replayRequests } from './replay.ts';
+import { chainsOf, dropsByUser, replayRequests } from './replay.ts';
 
 const requests = [
   { operation: 'users', url: 'http://x/u1' },
@@ -37,6 +37,20 @@ describe('replayRequests', () => {
     expect(maxInFlight).toBe(2);
     const users = started.filter((u) => u.includes('/u'));
     expect(users).toEqual(['http://x/u1', 'http://x/u2', 'http://x/u3']);
+  });
+
+  it("drops /tokens' by_user member while streaming (never parsed), and counts every byte received", async () => {
+    // The by_user value is not valid JSON: the replay succeeds only if it never reaches JSON.parse.
+    const body = '{"data":[{"date":"2026-10-01","by_user":[1,,2],"total":5}]}';
+    const fetchStub = (async () => new Response(body)) as unknown as typeof fetch;
+    const tokens = [{ operation: 'tokens', url: 'http://x/api/v1/analytics/tokens?startDate=2026-10-01' }];
+    const result = await replayRequests(tokens, { apiKey: 'k', concurrency: 1, fetch: fetchStub });
+    expect(result).toMatchObject({ requests: 1, bytes: body.length });
+    const grouped = [{ operation: 'tokens', url: 'http://x/api/v1/analytics/tokens?group_by=model' }];
+    await expect(replayRequests(grouped, { apiKey: 'k', concurrency: 1, fetch: fetchStub })).rejects.toThrow(
+      SyntaxError,
+    );
+    expect(dropsByUser('http://x/api/v1/analytics/tools')).toBe(false);
   });
 
   it('fails on an error status', async () => {

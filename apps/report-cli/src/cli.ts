@@ -30,7 +30,7 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     const secrets = [...ctx.secrets];
-    const { scrubText } = await import('@orgreport/api-core');
+    const { scrubText } = await import('@orgreport/api-core/redact');
     ctx.io.stderr.write(`orgreport: ${scrubText(messageOf(error), secrets)}\n`);
     const verbose =
       argv.includes('--verbose') || argv.includes('-v') || ctx.io.env.ORGREPORT_LOG_LEVEL === 'debug';

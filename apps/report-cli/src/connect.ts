@@ -37,6 +37,11 @@ export interface Connection {
 /** Seed of the demo organization: every demo run shows the same organization. */
 export const DEMO_SEED = 1;
 
+/** The configured retry budget, when one is set (the client's default otherwise). */
+function retrySetting(config: Config): { maxRetries?: number } {
+  return config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries };
+}
+
 /**
  * Connects as the configuration says, or to a fresh demo emulator when `demo` is set.
  * The client gets the configuration's clock and logs through the reporter.
@@ -65,6 +70,7 @@ export async function connect(
       now: config.now,
       logger,
       logLevel: config.logLevel,
+      ...retrySetting(config),
     });
     return {
       client,
@@ -74,6 +80,12 @@ export async function connect(
     };
   }
   const conn = requireConnection(config);
-  const client = new OrgClient({ ...conn, now: config.now, logger, logLevel: config.logLevel });
+  const client = new OrgClient({
+    ...conn,
+    now: config.now,
+    logger,
+    logLevel: config.logLevel,
+    ...retrySetting(config),
+  });
   return { client, close: async () => {}, demo: false };
 }

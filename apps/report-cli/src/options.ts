@@ -11,6 +11,8 @@ const SHARED = {
   verbose: () => new Option('-v, --verbose', 'print debug logs (same as ORGREPORT_LOG_LEVEL=debug)'),
   baseUrl: () => new Option('--base-url <url>', 'API base URL (ORGREPORT_BASE_URL)'),
   appUrl: () => new Option('--app-url <url>', 'web application URL, for readiness (ORGREPORT_APP_URL)'),
+  maxRetries: () =>
+    new Option('--max-retries <n>', 'retries of a failed request, 0..10 (ORGREPORT_MAX_RETRIES; default 4)'),
   month: () => new Option('--month <YYYY-MM>', 'report month (default: the last complete month)'),
   partial: () => new Option('--partial', 'accept the current, incomplete month (the report says "partial")'),
   out: () => new Option('--out <dir>', 'output directory (default ./reports)'),
@@ -38,7 +40,7 @@ export function withFlags(command: Command, ...flags: SharedFlag[]): Command {
 /** The flags every command takes. */
 export const COMMON: SharedFlag[] = ['config', 'today', 'quiet', 'verbose'];
 /** The flags of a command that talks to the API. */
-export const CONNECTION: SharedFlag[] = [...COMMON, 'baseUrl', 'appUrl'];
+export const CONNECTION: SharedFlag[] = [...COMMON, 'baseUrl', 'appUrl', 'maxRetries'];
 /** The flags of a command that renders and delivers a report. */
 export const RENDERING: SharedFlag[] = [
   'out',

@@ -17,7 +17,8 @@ Exit codes:
 
 Environment: ORGREPORT_API_KEY, ORGREPORT_BASE_URL, ORGREPORT_APP_URL, ORGREPORT_SMTP_URL,
 ORGREPORT_MAIL_FROM, ORGREPORT_MAIL_TO, ORGREPORT_LOG_LEVEL (error|warn|info|debug), ORGREPORT_HOOK_LOG,
-ORGREPORT_OUT_DIR, ORGREPORT_FORMATS, ORGREPORT_TEMPLATES, ORGREPORT_ORG_NAME, ORGREPORT_CONFIG.
+ORGREPORT_OUT_DIR, ORGREPORT_FORMATS, ORGREPORT_TEMPLATES, ORGREPORT_ORG_NAME, ORGREPORT_MAX_RETRIES,
+ORGREPORT_PRICE_PER_CREDIT, ORGREPORT_CURRENCY, ORGREPORT_CONFIG.
 Flags win over the environment, which wins over the config file (--config).`;
 
 /** One API operation of `orgreport api <resource> <action>`. */
@@ -198,7 +199,13 @@ export function createProgram(ctx: CommandContext): Command {
     .option('--keys <list>', 'API keys per role: owner:K1,manager:K2,member:K3')
     .option('--latency <ms>', 'added latency per request in ms')
     .option('--fault-rate <r>', 'share of requests answered with a fault, 0..1')
+    .option(
+      '--fault-kinds <list>',
+      'faults to draw from, comma-separated: server-error, unavailable, rate-limit, drop, malformed (default all)',
+    )
+    .option('--retry-after <s>', 'seconds sent in Retry-After with an injected 429 (default 1)')
     .option('--hostile', 'plant hostile values (markup, formulas, long strings) in the data')
+    .option('--drift', 'simulate schema drift: unknown fields, renamed settings, new enum values')
     .option('-q, --quiet', 'print only the addresses and keys')
     .action(async (flags) => (await import('./commands/emulator.ts')).emulator(flags, ctx));
 

@@ -3,7 +3,7 @@
  * terminal and plain lines otherwise. Every message passes through `scrubText` with the run's
  * secrets, so the API key never reaches a log.
  */
-import { redactSecrets, scrubText } from '@orgreport/api-core';
+import { redactSecrets, scrubText } from '@orgreport/api-core/redact';
 import type { LogLevel } from './config/config.ts';
 import type { TextOut } from './io.ts';
 

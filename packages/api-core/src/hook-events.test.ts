@@ -44,3 +44,16 @@ describe('hook events', () => {
     await expect(readHookEvent(Readable.from([text]), 10)).rejects.toThrow(/larger than 10 bytes/);
   });
 });
+
+describe('the @orgreport/api-core/hook-events subpath', () => {
+  it('exports the parser and the hook schemas, the very objects of the package root', async () => {
+    const subpath = await import('@orgreport/api-core/hook-events');
+    const root = await import('@orgreport/api-core');
+    expect(subpath.parseHookEvent).toBe(root.parseHookEvent);
+    expect(subpath.readHookEvent).toBe(root.readHookEvent);
+    expect(subpath.hookEventSchema).toBe(root.hookEventSchema);
+    expect(subpath.hooksConfigSchema).toBe(root.hooksConfigSchema);
+    expect(subpath.HOOK_EVENT_KINDS).toEqual(['Notification', 'Stop', 'SubagentStop', 'SessionEnd']);
+    expect(subpath.parseHookEvent('{"hook_event_name":"Stop","session_id":"s","cwd":"/"}').known).toBe(true);
+  });
+});

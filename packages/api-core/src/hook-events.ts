@@ -3,7 +3,7 @@
  * The four documented kinds are typed; any other kind is kept and flagged `known: false`.
  */
 import { ValidationError } from './errors.ts';
-import { HOOK_EVENT_KINDS, type HookEvent, type HookEventKind, hookEventSchema } from './schemas.ts';
+import { HOOK_EVENT_KINDS, type HookEvent, type HookEventKind, hookEventSchema } from './hook-schemas.ts';
 import { checkWithSchema } from './validation.ts';
 
 /** A parsed hook event: `known` tells whether `hook_event_name` is one of the documented kinds. */

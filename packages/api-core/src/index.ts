@@ -2,6 +2,7 @@ export * from './client.ts';
 export * from './dates.ts';
 export * from './errors.ts';
 export * from './hook-events.ts';
+export { type BodyFilter, dropJsonMembers } from './json-member-filter.ts';
 export * from './logger.ts';
 export type { PageLoader, PageStyle } from './pagination.ts';
 export { Page, PagePromise } from './pagination.ts';

@@ -169,3 +169,85 @@ describe('maxItems and laziness', () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe('one page of lookahead', () => {
+  it('requests the next page before yielding the current one, and nothing past the last page', async () => {
+    const { client, calls } = stubClient([
+      { body: usersPage(['u1'], { has_more: true, next_cursor: 'c1' }) },
+      { body: usersPage(['u2'], { has_more: true, next_cursor: 'c2' }) },
+      { body: usersPage(['u3'], { has_more: false, next_cursor: null }) },
+    ]);
+    const callsWhileConsuming: number[] = [];
+    for await (const _ of client.analytics.users({ ...range, limit: 1 }).pages()) {
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the consumer's work on a page
+      callsWhileConsuming.push(calls.length);
+    }
+    // Page 1 is consumed while page 2 is on its way, page 2 while page 3 is; page 3 is the last.
+    expect(callsWhileConsuming).toEqual([2, 3, 3]);
+    expect(calls.map((c) => query(c).cursor)).toEqual([undefined, 'c1', 'c2']);
+  });
+
+  it('never prefetches a page that maxItems makes unnecessary', async () => {
+    const { client, calls } = stubClient([
+      { body: orgPage(['a', 'b'], true, 'b') },
+      { body: orgPage(['c', 'd'], true, 'd') },
+      { body: orgPage(['e', 'f'], true, 'f') },
+    ]);
+    const callsWhileConsuming: number[] = [];
+    for await (const _ of client.orgUsers.list({ limit: 2, maxItems: 3 }).pages()) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      callsWhileConsuming.push(calls.length);
+    }
+    expect(callsWhileConsuming).toEqual([2, 2]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('lets a consumer stop early even when the prefetched page fails', async () => {
+    const { client, calls } = stubClient([
+      { body: orgPage(['a'], true, 'a') },
+      { status: 400, body: { title: 'bad cursor' } },
+    ]);
+    const seen: string[] = [];
+    for await (const page of client.orgUsers.list({ limit: 1 }).pages()) {
+      seen.push(...page.items.map((u) => u.id));
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5)); // an unhandled rejection would fail the run
+    expect(seen).toEqual(['a']);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('reports the failure of a prefetched page after the page before it was consumed', async () => {
+    const { client } = stubClient(
+      [{ body: orgPage(['a'], true, 'a') }, { status: 400, body: { title: 'no' } }],
+      {
+        maxRetries: 0,
+      },
+    );
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const user of client.orgUsers.list({ limit: 1 })) seen.push(user.id);
+    })().catch((e) => e);
+    expect(seen).toEqual(['a']);
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err.message)).toContain('orgUsers.list');
+  });
+
+  it('may ask a page for its next page twice, but still catches a cursor seen at another position', async () => {
+    const { client, calls } = stubClient([
+      { body: orgPage(['a'], true, 'x') },
+      { body: orgPage(['b'], true, 'y') },
+      { body: orgPage(['c'], true, 'x') },
+    ]);
+    const first = await client.orgUsers.list({ limit: 1 });
+    const second = await first.getNextPage();
+    const again = await first.getNextPage(); // the same position: not a loop
+    expect(again.cursor).toBe('x');
+    const third = await second.getNextPage();
+    expect(third.cursor).toBe('y');
+    const err = await third.getNextPage().catch((e) => e);
+    expect(err).toBeInstanceOf(PaginationError);
+    expect(err.cursor).toBe('x');
+    expect(calls).toHaveLength(4);
+  });
+});

@@ -3,7 +3,8 @@
  * A list call returns a {@link PagePromise}: `for await` it item by item without awaiting first, await
  * it for the first {@link Page}, or walk `.pages()`. A {@link PageStyle} tells the mechanism where the
  * items and the next cursor are in a body (readiness, analytics `/users`, v0 `pagination`).
- * Pages are fetched and parsed one at a time; a cursor that repeats raises {@link PaginationError}.
+ * While a page is being consumed the next one is already on its way (one page of lookahead, never past
+ * the last page or `maxItems`); a cursor that repeats raises {@link PaginationError}.
  */
 import { PaginationError } from './errors.ts';
 import type { ResponseMeta } from './transport.ts';
@@ -23,6 +24,11 @@ interface Chain<Body, Item> {
   style: PageStyle<Body, Item>;
   load: PageLoader<Body>;
   maxItems: number | undefined;
+  /**
+   * Each cursor requested so far, with the position (0 = first page) of the page it loaded. One map
+   * per chain, so checking a cursor is O(1); asking again for the same position is not a repeat.
+   */
+  seen: Map<string, number>;
 }
 
 /** One page of a listing: its raw items, its parsed body and the response meta. */
@@ -40,14 +46,15 @@ export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
   /** Items on the pages before this one. */
   readonly itemsBefore: number;
   readonly #chain: Chain<Body, Item>;
-  readonly #seen: ReadonlySet<string>;
+  /** 0 for the first page. */
+  readonly #position: number;
 
   constructor(
     chain: Chain<Body, Item>,
     loaded: { data: Body; meta: ResponseMeta },
     cursor: string | undefined,
     itemsBefore: number,
-    seen: ReadonlySet<string>,
+    position: number,
   ) {
     this.#chain = chain;
     this.body = loaded.data;
@@ -56,7 +63,7 @@ export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
     this.cursor = cursor;
     this.itemsBefore = itemsBefore;
     this.nextCursor = chain.style.nextCursor(loaded.data, this.items);
-    this.#seen = seen;
+    this.#position = position;
   }
 
   /** True when another page exists and `maxItems` (if any) is not reached yet. */
@@ -73,25 +80,33 @@ export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
     if (!this.hasNextPage() || next === null) {
       throw new PaginationError(operation, null, 'there is no next page (check hasNextPage() first)');
     }
-    if (this.#seen.has(next)) {
+    const position = this.#position + 1;
+    const seenAt = this.#chain.seen.get(next);
+    if (seenAt !== undefined && seenAt !== position) {
       throw new PaginationError(
         operation,
         next,
         `the server returned the cursor "${next}" a second time; stopping instead of looping`,
       );
     }
-    const seen = new Set(this.#seen).add(next);
+    this.#chain.seen.set(next, position);
     const loaded = await this.#chain.load(next);
-    return new Page(this.#chain, loaded, next, this.itemsBefore + this.items.length, seen);
+    return new Page(this.#chain, loaded, next, this.itemsBefore + this.items.length, position);
   }
 
-  /** This page and every following one, fetched one at a time. */
+  /**
+   * This page and every following one. The next page is requested before the current one is
+   * yielded, so the server works on it while the caller processes this one.
+   */
   async *iterPages(): AsyncGenerator<Page<Item, Body>> {
     let page: Page<Item, Body> = this;
-    yield page;
-    while (page.hasNextPage()) {
-      page = await page.getNextPage();
+    for (;;) {
+      const next = page.hasNextPage() ? page.getNextPage() : undefined;
+      // Its failure surfaces at the await below; a caller that stops early must not see it unhandled.
+      next?.catch(() => {});
       yield page;
+      if (!next) return;
+      page = await next;
     }
   }
 
@@ -117,13 +132,13 @@ export class PagePromise<Item, Body = unknown> implements PromiseLike<Page<Item,
   #first: Promise<Page<Item, Body>> | undefined;
 
   constructor(style: PageStyle<Body, Item>, load: PageLoader<Body>, maxItems?: number) {
-    this.#chain = { style, load, maxItems };
+    this.#chain = { style, load, maxItems, seen: new Map() };
   }
 
   #firstPage(): Promise<Page<Item, Body>> {
     this.#first ??= this.#chain
       .load(undefined)
-      .then((loaded) => new Page(this.#chain, loaded, undefined, 0, new Set()));
+      .then((loaded) => new Page(this.#chain, loaded, undefined, 0, 0));
     return this.#first;
   }
 
@@ -145,7 +160,7 @@ export class PagePromise<Item, Body = unknown> implements PromiseLike<Page<Item,
     return this.#firstPage().finally(onFinally);
   }
 
-  /** Every page, fetched one at a time; stops once `maxItems` items have been delivered. */
+  /** Every page, with one page of lookahead; stops once `maxItems` items have been delivered. */
   async *pages(): AsyncGenerator<Page<Item, Body>> {
     yield* (await this.#firstPage()).iterPages();
   }

@@ -38,19 +38,40 @@ function keyWords(key: string): string[] {
     .filter(Boolean);
 }
 
+function computeIsSecretKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  const letters = lower.replace(/[^a-z]/g, '');
+  if (NOT_SECRET_KEYS.has(letters) || NOT_SECRET_KEYS.has(lower)) return false;
+  return keyWords(key).some((w) => SECRET_WORDS.has(w)) || SECRET_WORDS.has(letters);
+}
+
+// Data has few distinct keys (every `/users` row repeats the same 22), so the answer is remembered
+// per key; the bound keeps hostile data with endless distinct keys from growing it without limit.
+const SECRET_KEY_CACHE_LIMIT = 4096;
+const secretKeyCache = new Map<string, boolean>();
+
 /** True when a property named `key` holds a secret (its value must never be shown). */
 export function isSecretKey(key: string): boolean {
-  const lower = key.toLowerCase();
-  if (NOT_SECRET_KEYS.has(lower.replace(/[^a-z]/g, '')) || NOT_SECRET_KEYS.has(lower)) return false;
-  const words = keyWords(key);
-  return words.some((w) => SECRET_WORDS.has(w)) || SECRET_WORDS.has(lower.replace(/[^a-z]/g, ''));
+  const known = secretKeyCache.get(key);
+  if (known !== undefined) return known;
+  const secret = computeIsSecretKey(key);
+  if (secretKeyCache.size >= SECRET_KEY_CACHE_LIMIT) secretKeyCache.clear();
+  secretKeyCache.set(key, secret);
+  return secret;
 }
 
 const SECRET_VALUE_RE =
   /^(?:Bearer\s+\S+|sk-[A-Za-z0-9_-]{8,}|(?:ghp|gho|ghs|github_pat)_[A-Za-z0-9_]{8,}|xox[abposr]-\S+|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.\S*)$/;
 
+// The first character each credential format can start with (after leading white space):
+// most strings are rejected by one lookup, before the trim and the regular expression.
+const SECRET_FIRST_CHARS = new Set(['B', 's', 'g', 'x', 'A', 'e']);
+
 /** True when a string looks like a credential whatever key it sits under (bearer tokens, JWTs, common key formats). */
 export function looksLikeSecret(value: string): boolean {
+  if (value.length < 6) return false; // the shortest format is `xoxa-` and one character
+  const first = value[0]!;
+  if (!SECRET_FIRST_CHARS.has(first) && !/\s/.test(first)) return false;
   return SECRET_VALUE_RE.test(value.trim());
 }
 
@@ -71,7 +92,11 @@ export function secretFingerprinter(
 
 /** True when a value is a redaction mark. */
 export function isRedactionMark(value: unknown): value is string {
-  return typeof value === 'string' && (value === REDACTED || /^\[redacted:[0-9a-f]{8}\]$/.test(value));
+  return (
+    typeof value === 'string' &&
+    value.startsWith('[redacted') &&
+    (value === REDACTED || /^\[redacted:[0-9a-f]{8}\]$/.test(value))
+  );
 }
 
 function mark(value: unknown, options: RedactOptions): unknown {
@@ -82,27 +107,48 @@ function mark(value: unknown, options: RedactOptions): unknown {
 }
 
 /**
- * A deep copy of `value` with every secret replaced by a redaction mark: values under secret keys
- * (whole objects and arrays included) and strings that look like credentials anywhere.
+ * `value` with every secret replaced by a redaction mark: values under secret keys (whole objects and
+ * arrays included) and strings that look like credentials anywhere. The input is never changed: each
+ * object or array on the path to a secret is copied, and parts that hold no secret are returned as
+ * they are (so a value without secrets comes back itself, at the cost of one read of it).
  *
  * @example
  * redactSecrets({ customModels: [{ id: 'm', apiKey: 'abc' }] }) // { customModels: [{ id: 'm', apiKey: '[redacted]' }] }
  */
 export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return isRedactionMark(v) ? v : looksLikeSecret(v) ? mark(v, options) : v;
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, child] of Object.entries(v)) {
-        out[k] =
-          isSecretKey(k) && typeof child !== 'number' && typeof child !== 'boolean' && !isRedactionMark(child)
-            ? mark(child, options)
-            : walk(child);
+    if (typeof v === 'string') return looksLikeSecret(v) && !isRedactionMark(v) ? mark(v, options) : v;
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const redacted = walk(v[i]);
+        if (redacted !== v[i]) {
+          copy ??= v.slice();
+          copy[i] = redacted;
+        }
       }
-      return out;
+      return copy ?? v;
     }
-    return v;
+    let copy: Record<string, unknown> | undefined;
+    for (const k of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[k];
+      const redacted =
+        isSecretKey(k) && typeof child !== 'number' && typeof child !== 'boolean' && !isRedactionMark(child)
+          ? mark(child, options)
+          : walk(child);
+      if (redacted !== child) {
+        copy ??= { ...v };
+        // defineProperty, not assignment: a parsed `__proto__` key must stay a plain property.
+        Object.defineProperty(copy, k, {
+          value: redacted,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+    return copy ?? v;
   };
   return walk(value) as T;
 }

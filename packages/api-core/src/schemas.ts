@@ -7,11 +7,7 @@
  * whose known values are exported separately, so a new value never breaks parsing.
  */
 import { z } from 'zod';
-
-/** A string whose known values are listed but which accepts any other value the API adds later. */
-function openEnum<const T extends readonly string[]>(_known: T) {
-  return z.string() as unknown as z.ZodType<T[number] | (string & {})>;
-}
+import { openEnum } from './open-enum.ts';
 
 const count = z.number();
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
@@ -532,28 +528,6 @@ export type SetCreditLimitsResponse = z.infer<typeof setCreditLimitsResponseSche
 // ---------------------------------------------------------------------------------------------
 // Hook events (client-side; JSON on a hook command's standard input)
 
-export const HOOK_EVENT_KINDS = ['Notification', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
-export type HookEventKind = (typeof HOOK_EVENT_KINDS)[number];
-
-export const hookEventSchema = z.looseObject({
-  hook_event_name: openEnum(HOOK_EVENT_KINDS),
-  session_id: z.string(),
-  cwd: z.string(),
-  /** Present on Notification events. */
-  message: z.string().optional(),
-  /** Present on SessionEnd events; `error` and `other` occur among others. */
-  reason: z.string().optional(),
-});
-export type HookEvent = z.infer<typeof hookEventSchema>;
-
-export const hookCommandSchema = z.object({
-  type: z.literal('command'),
-  command: z.string().min(1),
-  /** Seconds. */
-  timeout: z.number().positive().optional(),
-});
-export const hooksConfigSchema = z.record(
-  z.string(),
-  z.array(z.object({ hooks: z.array(hookCommandSchema) })),
-);
-export type HooksConfig = z.infer<typeof hooksConfigSchema>;
+// In a module of their own, so that recording a hook event loads these few schemas only.
+export type { HookEvent, HookEventKind, HooksConfig } from './hook-schemas.ts';
+export { HOOK_EVENT_KINDS, hookCommandSchema, hookEventSchema, hooksConfigSchema } from './hook-schemas.ts';

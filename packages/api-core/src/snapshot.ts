@@ -39,6 +39,11 @@ export interface SnapshotManifest {
   checksums: Record<string, string>;
   /** Plain-language notes on what was left out or adjusted while fetching. */
   notes: string[];
+  /**
+   * Fields the API sent that the snapshot does not keep, by dataset (`{ userDays: ['x_drift_meta'] }`):
+   * schema drift, for data quality. Absent when there were none.
+   */
+  unknownFields?: Record<string, string[]>;
 }
 
 /** The fields of a `/users` row that a snapshot keeps, in column order. */

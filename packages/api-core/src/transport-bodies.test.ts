@@ -227,3 +227,97 @@ describe('secrets in causes and debug logs', () => {
     expect(JSON.stringify(err.body)).toContain('[redacted]');
   });
 });
+
+describe('analytics.tokens with byUser: false (by_user dropped while the body streams)', () => {
+  const byUser = [{ user_id: 'u1', user_email: 'u1@example.com', billable_tokens: 300, by_model: [] }];
+  const withByUser = JSON.stringify(
+    envelope([
+      { ...tokensDay('2026-10-01'), by_user: byUser },
+      { by_user: byUser, ...tokensDay('2026-10-02') },
+    ]),
+  );
+  const bodyBytes = new TextEncoder().encode(withByUser).byteLength;
+
+  it('returns the validated days without by_user and counts every byte received', async () => {
+    const { client } = stubClient([{ raw: withByUser }]);
+    const { data, meta, response } = await client.analytics.tokens({ ...range, byUser: false });
+    expect(data).toEqual([tokensDay('2026-10-01'), tokensDay('2026-10-02')]);
+    expect(meta.org_id).toBe('org_test');
+    expect(response.bytes).toBe(bodyBytes);
+    expect(client.stats.bytesReceived).toBe(bodyBytes);
+  });
+
+  it('keeps by_user by default and ignores byUser when grouped by model', async () => {
+    const { client, calls } = stubClient([
+      { raw: withByUser },
+      {
+        body: envelope([
+          { date: '2026-10-01', group_key: 'm', billable_tokens: 1, input_tokens: 1, output_tokens: 0 },
+        ]),
+      },
+    ]);
+    const { data } = await client.analytics.tokens(range);
+    expect(data[0]?.by_user).toEqual(byUser);
+    const grouped = await client.analytics.tokens({ ...range, groupBy: 'model', byUser: false });
+    expect(grouped.data[0]).toMatchObject({ group_key: 'm' });
+    expect(calls[1]?.url.searchParams.get('group_by')).toBe('model');
+  });
+
+  it('still validates the rest of each day', async () => {
+    const bad = JSON.stringify(
+      envelope([{ ...tokensDay('2026-10-01'), billable_tokens: 'many', by_user: byUser }]),
+    );
+    const { client, calls } = stubClient([{ raw: bad }]);
+    const err = await client.analytics.tokens({ ...range, byUser: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err.message).toContain('data[0].billable_tokens');
+    expect(calls).toHaveLength(1);
+  });
+
+  describe('with retries', () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+
+    it('retries a body dropped inside by_user, counting the bytes of both attempts', async () => {
+      const sent = new TextEncoder().encode(withByUser.slice(0, withByUser.indexOf('u1@example')));
+      /** Delivers `sent`, then fails on the next read, as a socket closed mid-body does. */
+      const dropping = () => {
+        let pulls = 0;
+        const stream = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulls++ === 0) controller.enqueue(sent);
+            else controller.error(Object.assign(new TypeError('terminated'), { code: 'UND_ERR_SOCKET' }));
+          },
+        });
+        return new Response(stream, { status: 200 });
+      };
+      let n = 0;
+      const fetch = (async () => {
+        n++;
+        return n === 1 ? dropping() : new Response(withByUser, { status: 200 });
+      }) as typeof globalThis.fetch;
+      const client = new OrgClient({ apiKey: TEST_KEY, baseUrl: 'http://api.test', fetch });
+      const p = client.analytics.tokens({ ...range, byUser: false });
+      await vi.advanceTimersByTimeAsync(500);
+      const { data } = await p;
+      expect(n).toBe(2);
+      expect(data.map((d) => d.date)).toEqual(['2026-10-01', '2026-10-02']);
+      expect(client.stats).toMatchObject({
+        requests: 2,
+        retries: 1,
+        bytesReceived: sent.byteLength + bodyBytes,
+      });
+    });
+
+    it('raises MalformedResponseError when every body is cut inside by_user', async () => {
+      const cut = withByUser.slice(0, withByUser.indexOf('"billable_tokens":300,"by_model":[]'));
+      const { client, calls } = stubClient([{ raw: cut }], { maxRetries: 1 });
+      const p = client.analytics.tokens({ ...range, byUser: false }).catch((e) => e);
+      await vi.advanceTimersByTimeAsync(2000);
+      const err = await p;
+      expect(err).toBeInstanceOf(MalformedResponseError);
+      expect(err.message).toContain('analytics.tokens');
+      expect(calls).toHaveLength(2);
+    });
+  });
+});

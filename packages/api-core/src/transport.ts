@@ -13,6 +13,7 @@ import {
   type RequestContext,
   ResponseValidationError,
 } from './errors.ts';
+import type { BodyFilter } from './json-member-filter.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
 import { type Logger, scrubValue } from './logger.ts';
 import { scrubText } from './redact.ts';
@@ -88,6 +89,16 @@ export interface RequestSpec<T> {
   schema: z.ZodType<T>;
   retry: RetryPolicy;
   options?: RequestOptions | undefined;
+  /**
+   * Makes a fresh filter per attempt that a successful body streams through before it is parsed
+   * (to drop a huge member without ever holding the body as one string); error bodies are not filtered.
+   */
+  bodyFilter?: (() => BodyFilter) | undefined;
+  /**
+   * A cheap check of the parsed body; when it returns true the body is taken as is and the schema
+   * is skipped. It must accept only bodies the schema accepts unchanged; anything else goes to zod.
+   */
+  fastCheck?: ((json: unknown) => json is T) | undefined;
 }
 
 export interface TransportConfig {
@@ -244,18 +255,19 @@ export class Transport {
       });
       sent = true;
       responded = true;
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      const filter = response.ok && spec.bodyFilter ? spec.bodyFilter() : undefined;
+      const received = filter ? await this.#streamBody(response, filter) : undefined;
+      const bytes = filter ? filter.end() : new Uint8Array(await response.arrayBuffer());
+      const byteLength = received ?? bytes.byteLength;
       const durationMs = Math.round(performance.now() - started);
-      this.#stats.bytesReceived += bytes.byteLength;
+      if (received === undefined) this.#stats.bytesReceived += byteLength;
       const requestId = response.headers.get('x-request-id') ?? undefined;
-      log.debug(
-        `<-- ${response.status} ${spec.method} ${context.url} (${bytes.byteLength} B, ${durationMs} ms)`,
-      );
+      log.debug(`<-- ${response.status} ${spec.method} ${context.url} (${byteLength} B, ${durationMs} ms)`);
       this.#notify('onResponse', {
         ...context,
         attempt,
         status: response.status,
-        bytes: bytes.byteLength,
+        bytes: byteLength,
         durationMs,
         requestId,
       });
@@ -263,20 +275,14 @@ export class Transport {
       const json = parseJson(bytes);
       if (json === NOT_JSON) {
         // A cut or garbled body is a transport failure, not a schema change: retry it like one.
-        const error = new MalformedResponseError(
-          context,
-          response.status,
-          bytes.byteLength,
-          attempt,
-          requestId,
-        );
+        const error = new MalformedResponseError(context, response.status, byteLength, attempt, requestId);
         return { ok: false, error, retryable: idempotent };
       }
       const data = this.#validate(spec, json);
       return {
         ok: true,
         data,
-        meta: { ...context, status: response.status, requestId, bytes: bytes.byteLength, attempts: attempt },
+        meta: { ...context, status: response.status, requestId, bytes: byteLength, attempts: attempt },
       };
     } catch (error) {
       if (error instanceof ResponseValidationError) return { ok: false, error, retryable: false };
@@ -297,6 +303,20 @@ export class Transport {
     } finally {
       clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  /** Streams a body through `filter`, counting every byte as it arrives; resolves to the total. */
+  async #streamBody(response: Response, filter: BodyFilter): Promise<number> {
+    let total = 0;
+    if (!response.body) return total;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return total;
+      total += value.byteLength;
+      this.#stats.bytesReceived += value.byteLength;
+      filter.push(value);
     }
   }
 
@@ -349,7 +369,7 @@ export class Transport {
   }
 
   #validate<T>(spec: RequestSpec<T>, json: unknown): T {
-    if (!this.#config.validateResponses) return json as T;
+    if (!this.#config.validateResponses || spec.fastCheck?.(json)) return json as T;
     const result = spec.schema.safeParse(json);
     if (result.success) return result.data;
     // The first 20 problems are plenty to diagnose a schema change; a broken page may have thousands.

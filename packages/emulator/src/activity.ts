@@ -73,6 +73,20 @@ const EDIT = TOOLS.indexOf('Edit');
 const APPLY_PATCH = TOOLS.indexOf('ApplyPatch');
 const CREATE = TOOLS.indexOf('Create');
 
+// Module-level helpers rather than closures inside userDayDetail: it runs millions of times.
+
+/** The calls of the tool at `index` of a day's byTool list. */
+function callsOf(byTool: [string, number][], index: number): number {
+  return (byTool[index] as [string, number])[1];
+}
+
+/** A skill's name; a hostile user's first skill carries a hostile name. */
+function skillName(config: OrgConfig, profile: UserProfile, skill: number, position: number): string {
+  return position === 0 && isHostileUser(config.hostile, profile.index)
+    ? hostileAt(profile.index + 3)
+    : (SKILLS[skill] as string);
+}
+
 function nonZero<T extends [unknown, number]>(pairs: T[]): T[] {
   return pairs.filter((p) => p[1] > 0);
 }
@@ -151,13 +165,8 @@ export function userDayDetail(config: OrgConfig, profile: UserProfile, day: numb
     skillCalls,
     profile.skills.map(() => r.next() + 0.1),
   );
-  // A hostile user's first skill carries a hostile name.
-  const skillName = (s: number, i: number): string =>
-    i === 0 && isHostileUser(config.hostile, profile.index)
-      ? hostileAt(profile.index + 3)
-      : (SKILLS[s] as string);
   const skills = nonZero(
-    profile.skills.map((s, i): [string, number] => [skillName(s, i), skillParts[i] ?? 0]),
+    profile.skills.map((s, i): [string, number] => [skillName(config, profile, s, i), skillParts[i] ?? 0]),
   );
   const slashCommands =
     profile.slash.length && r.chance(0.5) ? r.range(1, 1 + Math.floor(userMessages / 6)) : 0;
@@ -198,9 +207,10 @@ export function userDayDetail(config: OrgConfig, profile: UserProfile, day: numb
   });
 
   // Files follow edits and creations; split over the user's languages and their extensions.
-  const tool = (index: number) => (byTool[index] as [string, number])[1];
-  const filesEdited = Math.round((tool(EDIT) + tool(APPLY_PATCH)) * (0.4 + 0.3 * r.next()));
-  const filesCreated = Math.round(tool(CREATE) * (0.6 + 0.3 * r.next()));
+  const filesEdited = Math.round(
+    (callsOf(byTool, EDIT) + callsOf(byTool, APPLY_PATCH)) * (0.4 + 0.3 * r.next()),
+  );
+  const filesCreated = Math.round(callsOf(byTool, CREATE) * (0.6 + 0.3 * r.next()));
   const langParts = splitInteger(
     filesCreated + filesEdited,
     profile.languages.map((l) => l.weight),
@@ -253,14 +263,44 @@ export function userDayDetail(config: OrgConfig, profile: UserProfile, day: numb
   };
 }
 
+/** A model's share of a user's day as the analytics rows need it. */
+export type ModelFigures = Pick<ModelUsage, 'model' | 'input' | 'output' | 'billable'>;
+
+/** The part of a user's day that its `/users` row is made of (a day detail, or its cached columns). */
+export type UserDayFigures = Pick<
+  UserDayDetail,
+  | 'toolCalls'
+  | 'filesCreated'
+  | 'filesEdited'
+  | 'commits'
+  | 'prs'
+  | 'mcpCalls'
+  | 'skillCalls'
+  | 'slashCommands'
+  | 'hookCalls'
+  | 'sessions'
+  | 'userMessages'
+  | 'assistantMessages'
+  | 'delegation'
+> & {
+  models: readonly ModelFigures[];
+  /** Languages of the day's files, in profile order (empty when no file was touched). */
+  languages: readonly string[];
+};
+
+/** The figures of a day detail. */
+export function figuresOf(detail: UserDayDetail): UserDayFigures {
+  return { ...detail, languages: detail.byLanguage.map((l) => l[0]) };
+}
+
 /** The `/users` row of a user's day. */
 export function userDayRow(
-  detail: UserDayDetail,
+  detail: UserDayFigures,
   identity: { id: string; email: string | null },
   date: string,
   primaryLanguage: string,
 ): UserDay {
-  let primary = detail.models[0] as ModelUsage;
+  let primary = detail.models[0] as ModelFigures;
   let billable = 0;
   for (const m of detail.models) {
     billable += m.billable;
@@ -289,6 +329,6 @@ export function userDayRow(
     assistant_messages: detail.assistantMessages,
     autonomy_ratio: detail.toolCalls / detail.userMessages,
     delegation_level: detail.delegation,
-    languages: detail.byLanguage.length ? detail.byLanguage.map((l) => l[0]) : [primaryLanguage],
+    languages: detail.languages.length ? [...detail.languages] : [primaryLanguage],
   };
 }

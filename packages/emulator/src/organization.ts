@@ -2,7 +2,9 @@
  * The synthetic organization as a pure object (no HTTP): users, their per-day activity, daily
  * totals, readiness reports, the control history and computers. Users and their days are derived
  * on demand from (seed, user index, day), so a 100k-user organization costs nothing up front;
- * profiles, distinct-user bitsets and daily totals are cached as they are first needed.
+ * profiles, distinct-user bitsets and each day's totals with its users' figures (`day-data.ts`,
+ * one generation pass per day serves `/tokens`, the other totals and `/users`) are cached as they
+ * are first needed.
  */
 import {
   type ActivityByClientRow,
@@ -25,10 +27,11 @@ import {
   toEpochDay,
   type UserDay,
 } from '@orgreport/api-core';
-import { type UserDayDetail, userDayDetail, userDayRow } from './activity.ts';
+import { figuresOf, type UserDayDetail, type UserDayFigures, userDayDetail, userDayRow } from './activity.ts';
 import { LANGUAGES } from './catalog.ts';
 import { buildComputers, buildSeedSessions, computerCount, type StoredSession } from './computers.ts';
 import { buildControlHistory } from './controls.ts';
+import { type DayData, DayDataBuilder } from './day-data.ts';
 import { DRIFT, driftControlChange, driftUserDay, usesDriftClient, withExtraFields } from './drift.ts';
 import {
   buildIdentity,
@@ -47,12 +50,12 @@ import { buildReadinessReports, buildRepositories, type Repository } from './rea
 import {
   activityByClientRows,
   activityRow,
-  DayAccumulator,
   type DayTotals,
   productivityRow,
   type TokensByUser,
   tokensByModelRows,
   tokensByUser,
+  tokensByUserJson,
   tokensRow,
   toolsByNameRows,
   toolsRow,
@@ -80,6 +83,11 @@ export interface OrganizationOptions {
   /** Organization name. Default "Acme Robotics". */
   orgName?: string;
 }
+
+/** Active users generated between two pauses of a day's computation (a few milliseconds of work). */
+const USERS_PER_SLICE = 512;
+/** Profiles built between two pauses. */
+const PROFILES_PER_SLICE = 4096;
 
 /** Roles of the first users: the owner and two managers; everyone else is a member. */
 export const ADMIN_ROLES = ['owner', 'manager', 'manager'] as const;
@@ -112,13 +120,24 @@ export interface Organization {
   userDay(index: number, date: IsoDate): UserDay | undefined;
   /** Every `/users` row in a range, user by user (index order), each user's days in date order. */
   userDays(range: DayRange): Generator<UserDay>;
+  /** A user's `/users` rows in a range, in date order (empty when they were not active). */
+  userDaysOf(index: number, range: DayRange): UserDay[];
   /** Whether the user has at least one active day in the range. */
   hasActivity(index: number, range: DayRange): boolean;
+  /**
+   * Computes and caches a day's totals and per-user figures (see `day-data.ts`), yielding to the
+   * event loop as it goes so other requests interleave with a long computation.
+   */
+  prepareDay(date: IsoDate): Promise<void>;
   /** The organization's totals of a day (cached). */
   dailyTotals(date: IsoDate): DayTotals;
   /** Distinct active users over the days of a range (days before 2026-01-14 count as empty). */
   distinctActiveUsers(range: DayRange): number;
   tokensDay(date: IsoDate): TokensDay;
+  /** `JSON.stringify(tokensDay(date))`, written without building the `by_user` objects. */
+  tokensDayJson(date: IsoDate): string;
+  /** The text of {@link tokensDayJson} in pieces of at most `usersPerPiece` `by_user` items. */
+  tokensDayJsonParts(date: IsoDate, usersPerPiece?: number): Generator<string>;
   toolsDay(date: IsoDate): ToolsDay;
   activityDay(date: IsoDate): ActivityDay;
   productivityDay(date: IsoDate): ProductivityDay;
@@ -227,22 +246,81 @@ export function createOrganization(options: OrganizationOptions): Organization {
 
   const detailOn = (i: number, day: number): UserDayDetail | undefined =>
     inWindow(day) && isActiveOn(config, profile(i), day) ? userDayDetail(config, profile(i), day) : undefined;
-
-  const totals = new Map<number, DayTotals>();
-  const dailyTotals = (date: IsoDate): DayTotals => {
-    const day = toEpochDay(date);
-    let t = totals.get(day);
-    if (!t) {
-      const acc = new DayAccumulator(date);
-      const bits = activeBits(day);
-      for (let i = 0; i < userCount; i++) {
-        if ((bits[i >>> 5] as number) & (1 << (i & 31))) acc.add(userDayDetail(config, profile(i), day));
-      }
-      t = acc.finish();
-      totals.set(day, t);
+  const dates = new Map<number, IsoDate>();
+  const dateOf = (day: number): IsoDate => {
+    let date = dates.get(day);
+    if (date === undefined) {
+      date = fromEpochDay(day);
+      dates.set(day, date);
     }
-    return t;
+    return date;
   };
+  const languageNameLists: (string[] | undefined)[] = new Array(userCount);
+  /** The names of a user's profile languages, in profile order. */
+  const languageNames = (i: number): string[] => {
+    let v = languageNameLists[i];
+    if (!v) languageNameLists[i] = v = profile(i).languages.map((l) => LANGUAGES[l.index]?.language ?? '');
+    return v;
+  };
+
+  // Each day is generated once, in one pass that yields its totals and every user's figures.
+  const days = new Map<number, DayData>();
+  const pendingDays = new Map<number, Promise<void>>();
+  /** The work of building a day; it pauses (yields) every few thousand users. */
+  function* buildDay(day: number): Generator<void, DayData> {
+    // The first day of a large organization builds every profile (about 1 s for 100k users).
+    if (!bitsets.has(day)) {
+      let built = 0;
+      for (let i = 0; i < userCount; i++) {
+        if (profiles[i] === undefined) {
+          profile(i);
+          if (++built % PROFILES_PER_SLICE === 0) yield;
+        }
+      }
+    }
+    const bits = activeBits(day);
+    let active = 0;
+    for (let w = 0; w < words; w++) active += popcount(bits[w] as number);
+    const builder = new DayDataBuilder(dateOf(day), active);
+    let added = 0;
+    for (let i = 0; i < userCount; i++) {
+      if ((bits[i >>> 5] as number) & (1 << (i & 31))) {
+        builder.add(i, userDayDetail(config, profile(i), day), languageNames(i));
+        if (++added % USERS_PER_SLICE === 0) yield;
+      }
+    }
+    return builder.finish();
+  }
+  const dayData = (day: number): DayData => {
+    let data = days.get(day);
+    if (!data) {
+      const work = buildDay(day);
+      let step = work.next();
+      while (!step.done) step = work.next();
+      data = step.value;
+      days.set(day, data);
+    }
+    return data;
+  };
+  const prepareDay = (date: IsoDate): Promise<void> => {
+    const day = toEpochDay(date);
+    if (days.has(day)) return Promise.resolve();
+    let pending = pendingDays.get(day);
+    if (!pending) {
+      pending = (async () => {
+        const work = buildDay(day);
+        let step = work.next();
+        while (!step.done) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          step = work.next();
+        }
+        if (!days.has(day)) days.set(day, step.value);
+      })().finally(() => pendingDays.delete(day));
+      pendingDays.set(day, pending);
+    }
+    return pending;
+  };
+  const dailyTotals = (date: IsoDate): DayTotals => dayData(toEpochDay(date)).totals;
 
   // Drift: the active users of a day who also used the client type the spec does not list.
   const driftClientCounts = new Map<number, number>();
@@ -259,10 +337,28 @@ export function createOrganization(options: OrganizationOptions): Organization {
     return n;
   };
   const userDayOf = (i: number, day: number): UserDay | undefined => {
-    const d = detailOn(i, day);
-    if (!d) return undefined;
-    const row = userDayRow(d, identity(i), fromEpochDay(day), primaryLanguage(i));
+    if (!inWindow(day)) return undefined;
+    let figures: UserDayFigures;
+    const data = days.get(day);
+    if (data) {
+      const position = data.positionOf(i);
+      if (position < 0) return undefined;
+      figures = data.figures(position, languageNames(i));
+    } else {
+      if (!isActiveOn(config, profile(i), day)) return undefined;
+      figures = figuresOf(userDayDetail(config, profile(i), day));
+    }
+    const row = userDayRow(figures, identity(i), dateOf(day), primaryLanguage(i));
     return drift ? driftUserDay(row, seed, i, day) : row;
+  };
+  const userDaysOf = (i: number, range: DayRange): UserDay[] => {
+    const rows: UserDay[] = [];
+    const last = toEpochDay(range.end);
+    for (let day = toEpochDay(range.start); day <= last; day++) {
+      const row = userDayOf(i, day);
+      if (row) rows.push(row);
+    }
+    return rows;
   };
 
   const orgUser = (i: number): OrgUser => {
@@ -309,33 +405,48 @@ export function createOrganization(options: OrganizationOptions): Organization {
     userDayDetail: (i, date) => detailOn(i, toEpochDay(date)),
     userDay: (i, date) => userDayOf(i, toEpochDay(date)),
     *userDays(range) {
-      for (let i = 0; i < userCount; i++) {
-        for (let day = toEpochDay(range.start); day <= toEpochDay(range.end); day++) {
-          const row = userDayOf(i, day);
-          if (row) yield row;
-        }
-      }
+      for (let i = 0; i < userCount; i++) yield* userDaysOf(i, range);
     },
+    userDaysOf,
     hasActivity(i, range) {
       for (let day = toEpochDay(range.start); day <= toEpochDay(range.end); day++) {
         if (inWindow(day) && isActiveOn(config, profile(i), day)) return true;
       }
       return false;
     },
+    prepareDay,
     dailyTotals,
     distinctActiveUsers,
     tokensDay(date) {
-      const day = toEpochDay(date);
-      const bits = activeBits(day);
-      const byUser: TokensByUser[] = [];
-      for (let i = 0; i < userCount; i++) {
-        if ((bits[i >>> 5] as number) & (1 << (i & 31))) {
-          byUser.push(
-            tokensByUser(userDayDetail(config, profile(i), day), identity(i).id, identity(i).email),
-          );
+      const data = dayData(toEpochDay(date));
+      const byUser: TokensByUser[] = new Array(data.size);
+      for (let k = 0; k < data.size; k++) {
+        const id = identity(data.users[k] as number);
+        byUser[k] = tokensByUser({ models: data.models(k) }, id.id, id.email);
+      }
+      return extra(tokensRow(data.totals, byUser), 'tokens');
+    },
+    tokensDayJson(date) {
+      return [...this.tokensDayJsonParts(date, Number.POSITIVE_INFINITY)].join('');
+    },
+    *tokensDayJsonParts(date, usersPerPiece = 1000) {
+      const data = dayData(toEpochDay(date));
+      // by_user is the row's last field, drifted or not: write the row with it empty, then fill it.
+      const empty = JSON.stringify(extra(tokensRow(data.totals, []), 'tokens'));
+      if (!empty.endsWith('"by_user":[]}')) {
+        yield JSON.stringify(this.tokensDay(date));
+        return;
+      }
+      let piece = empty.slice(0, -2);
+      for (let k = 0; k < data.size; k++) {
+        const id = identity(data.users[k] as number);
+        piece += `${k > 0 ? ',' : ''}${tokensByUserJson(data.models(k), id.id, id.email)}`;
+        if ((k + 1) % usersPerPiece === 0) {
+          yield piece;
+          piece = '';
         }
       }
-      return extra(tokensRow(dailyTotals(date), byUser), 'tokens');
+      yield `${piece}]}`;
     },
     toolsDay: (date) => extra(toolsRow(dailyTotals(date)), 'tools'),
     activityDay(date) {

@@ -30,6 +30,11 @@ export interface EmulatorOptions {
   drift?: boolean;
   orgId?: string;
   orgName?: string;
+  /**
+   * Analytics bodies longer than this many characters are streamed row by row instead of being
+   * built as one string. Default 4 MiB; 0 streams every analytics body.
+   */
+  streamAbove?: number;
 }
 
 /** A running emulator. */
@@ -63,7 +68,17 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const plan = new FaultPlan(organization.seed, options.faults, options.latency);
   const state = new EmulatorState(organization);
   const requestLog: RequestLogEntry[] = [];
-  const app = buildApp({ org: organization, state, keys, plan, log: requestLog });
+  if (options.streamAbove !== undefined && !(options.streamAbove >= 0)) {
+    throw new RangeError(`streamAbove must be >= 0, got ${options.streamAbove}`);
+  }
+  const app = buildApp({
+    org: organization,
+    state,
+    keys,
+    plan,
+    log: requestLog,
+    ...(options.streamAbove !== undefined && { streamAbove: options.streamAbove }),
+  });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();

@@ -196,7 +196,7 @@ describe('active users, stickiness, seats and limits', () => {
     orgUsers: [
       { id: 'a', email: 'a@example.test', createdAt: '2026-01-20T00:00:00Z' },
       { id: 'b-other-id', email: 'b@example.test', createdAt: '2026-03-31T23:59:59Z' }, // matched by e-mail
-      { id: 'c', email: 'c@example.test' }, // no creation date: a seat
+      { id: 'c', email: 'c@example.test', firstName: 'Cy', lastName: null }, // no creation date: a seat
       { id: 'z', email: 'z@example.test', createdAt: '2026-04-01T00:00:00Z' }, // not yet a seat
     ],
   });
@@ -215,7 +215,9 @@ describe('active users, stickiness, seats and limits', () => {
   it('counts seats existing on the last day, their utilization and dormant seats', () => {
     expect(model.seats).toMatchObject({ seats: 3, active_users: 2, dormant: 1 });
     expect(model.seats.utilization).toBeCloseTo(2 / 3, 12);
-    expect(model.seats.dormant_users).toEqual([{ id: 'c', email: 'c@example.test' }]);
+    expect(model.seats.dormant_users).toEqual([
+      { id: 'c', email: 'c@example.test', name: 'Cy', created_at: null },
+    ]);
   });
 
   it('shows credits against limits with 80 % and 100 % flags, and cost only with a price', () => {

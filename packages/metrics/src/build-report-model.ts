@@ -38,6 +38,12 @@ import { headlineFigures } from './transforms/figures.ts';
 import { hookEventsSummary } from './transforms/hook-events.ts';
 import { productivityBreakdown } from './transforms/productivity.ts';
 import { latestReports, orgReadiness, readinessScores, readinessSection } from './transforms/readiness.ts';
+import {
+  manifestUnknownFields,
+  settingsDrift,
+  unknownClients,
+  unknownFields,
+} from './transforms/schema-drift.ts';
 import { seatStats } from './transforms/seats.ts';
 import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
 import { sumBy } from './transforms/sum-by.ts';
@@ -274,6 +280,9 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
       productivity: datesOf(inRange(snapshot.productivity, period)),
     }),
     delegationUnknown(monthBehaviour.delegation.counts, DELEGATION_LEVELS),
+    unknownClients(inRange(snapshot.activity, period)),
+    unknownFields(snapshot, manifestUnknownFields(snapshot.manifest)),
+    settingsDrift(snapshot.controls),
   ].filter((f): f is DataQualityFinding => f !== null);
 
   const credits = current.values.credits ?? 0;

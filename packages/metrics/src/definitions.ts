@@ -100,6 +100,6 @@ export const DEFINITIONS: readonly Definition[] = [
   {
     id: 'data_quality',
     term: 'Data quality',
-    text: 'Listed: days missing in the period, merged MCP spellings, unparseable tool names, autonomy shares off by more than 1 %, invalid readiness evaluations, criteria missing from the level mapping, and daily totals that differ by more than 0.5 % (of the analytics total) from the sum of the per-user rows of the same day.',
+    text: 'Listed: days missing in the period, merged MCP spellings, unparseable tool names, autonomy shares off by more than 1 %, invalid readiness evaluations, criteria missing from the level mapping, daily totals that differ by more than 0.5 % (of the analytics total) from the sum of the per-user rows of the same day, and what the API specification does not describe: delegation levels and client types it does not list, row fields it does not document, and enterprise settings it does not document or that a revision renamed or removed.',
   },
 ];

@@ -45,6 +45,13 @@ export {
   readinessScores,
   readinessSection,
 } from './transforms/readiness.ts';
+export {
+  manifestUnknownFields,
+  settingsDrift,
+  type UnknownFieldsByDataset,
+  unknownClients,
+  unknownFields,
+} from './transforms/schema-drift.ts';
 export { seatStats } from './transforms/seats.ts';
 export { sumBy } from './transforms/sum-by.ts';
 export {

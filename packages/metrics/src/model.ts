@@ -16,7 +16,11 @@ export const REPORT_MODEL_VERSION = 1;
 /** A calendar day in UTC, `YYYY-MM-DD`. */
 export type Day = string;
 
-/** Unit of a headline figure, which tells the renderer how to format it. */
+/**
+ * Unit of a headline figure, which tells the renderer how to format it: `count`, `credits` and
+ * `tokens` are whole numbers; `ratio` is a quotient or a mean (two decimals, e.g. `avg_dau`);
+ * `share` and `score` are fractions in [0, 1]; `level` is a small whole number.
+ */
 export type FigureUnit = 'count' | 'credits' | 'ratio' | 'share' | 'level' | 'score' | 'tokens';
 
 /** The stable ids of the headline figures (metrics.md, "Figure ids"), in report order. */
@@ -435,7 +439,8 @@ export interface SeatsSection {
   /** Seats with no activity in the period. */
   dormant: number;
   /** The dormant seats, by e-mail (or id when no e-mail), sorted. */
-  dormant_users: Array<{ id: string; email: string | null }>;
+  /** The dormant seats by e-mail (then id), with the name and creation instant when the API gave them. */
+  dormant_users: Array<{ id: string; email: string | null; name: string | null; created_at: string | null }>;
 }
 
 /** Summary of the local hook log's events in the period. */
@@ -456,7 +461,8 @@ export interface DataQualityFinding {
   /**
    * Kind of finding: `missing_days`, `mcp_case_merged`, `unparseable_tool_names`, `autonomy_mix_off`,
    * `autonomy_mix_missing`, `readiness_invalid`, `readiness_unmapped`, `users_total_mismatch`,
-   * `delegation_unknown` (more may be added).
+   * `delegation_unknown`, `client_unknown`, `unknown_fields`, `settings_unknown_keys` (more may be
+   * added).
    */
   kind: string;
   /** One plain-language sentence. */

@@ -14,7 +14,8 @@ export interface ChartSize {
 /** The report's palette, readable in print and distinguishable in grey scale. */
 export const CHART_COLORS = ['#1f4e79', '#2e86c1', '#48c9b0', '#f5b041', '#dc7633', '#8e44ad', '#7f8c8d'];
 
-const FONT_FAMILY = 'Noto Sans, sans-serif';
+// Noto Color Emoji is a local system font: emoji in labels render without loading anything.
+const FONT_FAMILY = 'Noto Sans, sans-serif, Noto Color Emoji';
 
 /** Renders an ECharts option to an SVG string (animation off, report palette and font). */
 export function renderChartSvg(option: echarts.EChartsOption, size: ChartSize): string {
@@ -78,6 +79,42 @@ export interface SeriesChartOptions extends Partial<ChartSize> {
 
 const percentAxisLabel = (v: number) => `${Math.round(v * 100)}%`;
 
+const COMPACT_STEPS: ReadonlyArray<readonly [number, string]> = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+
+/**
+ * A short axis label for a large number: 50M, 1.5B, 2.5k (at most one decimal, trailing zero
+ * dropped); numbers below 1,000 unchanged. Deterministic (no locale).
+ *
+ * @example
+ * compactNumber(50_000_000) // '50M'
+ */
+export function compactNumber(value: number): string {
+  if (!Number.isFinite(value)) return '';
+  const abs = Math.abs(value);
+  const sign = value < 0 ? '-' : '';
+  // Largest first: the first step the value reaches; one decimal may round up to 1000 of a step
+  // (999,960 -> 1000k), which then reads as one of the next step (1M).
+  const i = COMPACT_STEPS.findIndex(([step]) => abs >= step);
+  if (i === -1) return `${sign}${String(Math.round(abs * 100) / 100)}`;
+  let [step, suffix] = COMPACT_STEPS[i]!;
+  let scaled = Math.round((abs / step) * 10) / 10;
+  if (scaled >= 1000 && i > 0) {
+    [step, suffix] = COMPACT_STEPS[i - 1]!;
+    scaled = Math.round((abs / step) * 10) / 10;
+  }
+  return `${sign}${String(scaled)}${suffix}`;
+}
+
+/** The value axis of a chart: percentages, or compact large numbers. */
+function valueAxisLabel(percent: boolean | undefined) {
+  return { formatter: percent ? percentAxisLabel : compactNumber };
+}
+
 /** A bar chart over categories (days, weeks, models), one bar per series. */
 export function barChart(
   categories: ReadonlyArray<string>,
@@ -91,7 +128,8 @@ export function barChart(
       xAxis: { type: 'category', data: [...categories], axisLabel: { hideOverlap: true } },
       yAxis: {
         type: 'value',
-        ...(options.percent ? { max: 1, axisLabel: { formatter: percentAxisLabel } } : {}),
+        ...(options.percent ? { max: 1 } : {}),
+        axisLabel: valueAxisLabel(options.percent),
       },
       series: series.map((s) => ({
         type: 'bar',
@@ -122,7 +160,8 @@ export function lineChart(
       },
       yAxis: {
         type: 'value',
-        ...(options.percent ? { max: 1, axisLabel: { formatter: percentAxisLabel } } : {}),
+        ...(options.percent ? { max: 1 } : {}),
+        axisLabel: valueAxisLabel(options.percent),
       },
       series: series.map((s) => ({
         type: 'line',
@@ -146,7 +185,7 @@ export function rankingChart(
   return renderChartSvg(
     {
       grid: { left: 210, right: 48, top: 8, bottom: 24 },
-      xAxis: { type: 'value' },
+      xAxis: { type: 'value', axisLabel: valueAxisLabel(false) },
       yAxis: {
         type: 'category',
         // ECharts measures text without the page's font, so labels are also cut to a safe length here.

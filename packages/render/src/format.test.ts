@@ -59,8 +59,11 @@ describe('figures', () => {
     expect(formatFigure({ value: 1957064, unit: 'credits' })).toBe('1,957,064');
     expect(formatFigure({ value: 0.718, unit: 'share' })).toBe('71.8%');
     expect(formatFigure({ value: 2, unit: 'level' })).toBe('2');
-    expect(formatFigure({ id: 'avg_dau', value: 3, unit: 'count' })).toBe('3.00'); // a mean keeps decimals
+    // The unit decides, whatever the id: a mean has the ratio unit and keeps two decimals.
+    expect(formatFigure({ id: 'avg_dau', value: 3, unit: 'ratio' })).toBe('3.00');
+    expect(formatFigure({ id: 'avg_dau', value: 3, unit: 'count' })).toBe('3');
     expect(formatFigure({ id: 'peak_dau', value: 3, unit: 'count' })).toBe('3');
+    expect(formatFigure({ id: 'credits', value: 2.5, unit: 'ratio' })).toBe('2.50');
     expect(formatFigureChange({ change: null })).toBe('n/a');
     expect(formatFigureChange({ change: 0.1111 })).toBe('+11.1%');
   });

@@ -123,6 +123,13 @@ export function formatInstant(iso: string): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** The UTC calendar day of an ISO instant or day (`YYYY-MM-DD`); unparseable text is returned as is. */
+export function formatDay(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toISOString().slice(0, 10);
+}
+
 /** The value kind of a headline figure's unit (scores are fractions shown as percentages). */
 export function kindOfUnit(unit: FigureUnit): ValueKind {
   switch (unit) {
@@ -140,12 +147,12 @@ export function kindOfUnit(unit: FigureUnit): ValueKind {
   }
 }
 
-/** Figures that are means and keep their decimals whatever their unit says (a mean of counts). */
-const MEAN_FIGURES: ReadonlySet<string> = new Set(['avg_dau']);
-
-/** The value kind of a headline figure: its unit's, except that means show two decimals. */
+/**
+ * The value kind of a headline figure, from its unit alone (the model's unit decides, never the id;
+ * `id` is accepted for callers that pass whole figures).
+ */
 export function kindOfFigure(figure: Pick<Figure, 'unit'> & { id?: string }): ValueKind {
-  return figure.id !== undefined && MEAN_FIGURES.has(figure.id) ? 'decimal' : kindOfUnit(figure.unit);
+  return kindOfUnit(figure.unit);
 }
 
 /** A headline figure's value as the report and the workbook's Summary sheet show it. */

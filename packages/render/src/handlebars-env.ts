@@ -6,9 +6,11 @@
 
 import type { Figure } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
+import { detailLines } from './detail-text.ts';
 import { shortText as cut } from './display-text.ts';
 import {
   formatCurrency,
+  formatDay,
   formatFigure,
   formatFigureChange,
   formatFigurePrevious,
@@ -38,15 +40,8 @@ export const MAX_PARAGRAPH_TEXT = 2_000;
 /** Items of a data-quality finding listed in the report (all of them are in the JSON). */
 export const MAX_DETAILS = 12;
 
-/** One data-quality detail in words: a string as is, an object as `key: value` pairs. */
-function detailText(detail: unknown): string {
-  if (detail !== null && typeof detail === 'object' && !Array.isArray(detail)) {
-    return Object.entries(detail)
-      .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
-      .join(', ');
-  }
-  return typeof detail === 'string' ? detail : JSON.stringify(detail);
-}
+/** Longest line of a data-quality detail the report shows. */
+export const MAX_DETAIL_LINE = 400;
 
 type HelperOptions = Handlebars.HelperOptions;
 
@@ -82,14 +77,9 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
     instant: (v) => (typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
     short: (v) => (v === null || v === undefined ? NOT_AVAILABLE : shortText(v)),
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),
-    detailList: (v) =>
-      Array.isArray(v)
-        ? shortText(
-            v.slice(0, MAX_DETAILS).map(detailText).join('; ') +
-              (v.length > MAX_DETAILS ? `; and ${v.length - MAX_DETAILS} more` : ''),
-            MAX_PARAGRAPH_TEXT,
-          )
-        : '',
+    detailList: (v) => shortText(detailLines(v, { maxLines: MAX_DETAILS }).join('; '), MAX_PARAGRAPH_TEXT),
+    detailLines: (v) => detailLines(v, { maxLines: MAX_DETAILS }).map((l) => shortText(l, MAX_DETAIL_LINE)),
+    day: (v) => (typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
     inc: (v) => (typeof v === 'number' ? v + 1 : v),
     orNA: (v) => (v === null || v === undefined || v === '' ? NOT_AVAILABLE : shortText(v)),
     levelName: (n, names) => {

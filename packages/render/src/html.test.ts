@@ -116,6 +116,30 @@ describe('renderHtml', () => {
     expect(again).toContain('cover-kicker');
   });
 
+  it('shows data-quality details as readable text, not JSON', async () => {
+    const html = await renderHtml(model, { embedFonts: false });
+    const section = text(html.slice(html.indexOf('id="data-quality"')));
+    expect(section).toContain('name: github; spellings: github (1,383), GitHub (588)');
+    expect(section).not.toContain('{"name"');
+  });
+
+  it('lists dormant seats as a capped table of e-mail, name and creation day', async () => {
+    const many = makeFixtureModel();
+    many.seats.dormant_users = Array.from({ length: 30 }, (_, i) => ({
+      id: `d${i}`,
+      email: `dormant${String(i).padStart(2, '0')}@example.com`,
+      name: `Dormant ${i}`,
+      created_at: '2026-02-03T10:00:00Z',
+    }));
+    many.seats.dormant = 30;
+    const section = text(await renderHtml(many, { embedFonts: false }));
+    const seats = section.slice(section.indexOf('Dormant seats'));
+    expect(seats).toContain('E-mail Name Created');
+    expect(seats).toContain('dormant24@example.com Dormant 24 2026-02-03');
+    expect(seats).not.toContain('dormant25@example.com');
+    expect(seats).toContain("and 5 more (see the workbook's Dormant seats sheet)");
+  });
+
   it('names a missing or unreadable template directory', async () => {
     await expect(renderHtml(model, { templateDirs: [join(scratch, 'nope')] })).rejects.toThrow(
       TemplateDirectoryError,

@@ -7,7 +7,7 @@ import { fontFaceCss } from './fonts.ts';
 import { createReportEnvironment } from './handlebars-env.ts';
 import { reportCharts } from './report-charts.ts';
 import { reportView } from './report-view.ts';
-import { readTemplateFile, resolveTemplateFiles } from './template-files.ts';
+import { COMPILE_OPTIONS, loadTemplates } from './template-compile.ts';
 
 /** Options of {@link renderHtml}. */
 export interface RenderHtmlOptions {
@@ -19,14 +19,14 @@ export interface RenderHtmlOptions {
 
 /** Renders the report model to an HTML document (a string). */
 export async function renderHtml(model: ReportModel, options: RenderHtmlOptions = {}): Promise<string> {
-  const files = resolveTemplateFiles(options.templateDirs ?? []);
-  const styles = [...files.styles.values()].map(readTemplateFile).join('\n');
+  // Every file is read and parsed first, so a broken override is named before anything renders.
+  const templates = loadTemplates(options.templateDirs ?? []);
   const hb = createReportEnvironment({
     charts: reportCharts(model),
     fontFaces: options.embedFonts === false ? '' : fontFaceCss(),
-    styles,
+    styles: templates.styles,
   });
-  for (const [name, file] of files.partials) hb.registerPartial(name, readTemplateFile(file));
-  const layout = hb.compile(readTemplateFile(files.layout), { strict: false, preventIndent: true });
+  for (const [name, t] of templates.partials) hb.registerPartial(name, t.source);
+  const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
   return layout(reportView(model));
 }

@@ -24,6 +24,7 @@ export {
   type PdfRendererOptions,
 } from './pdf.ts';
 export { periodLabel, reportTitle } from './report-view.ts';
+export { validateTemplateDirs } from './template-compile.ts';
 export { TemplateDirectoryError } from './template-files.ts';
 export { looksLikeFormula } from './workbook/cell-values.ts';
 export { EXCEL_MAX_ROWS } from './workbook/data-sheet.ts';

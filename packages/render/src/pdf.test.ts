@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildReportModel, type ReportModel } from '@orgreport/metrics';
 import { sampleSnapshot } from '@orgreport/metrics/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWithOpenpyxl, records, sheet } from './__fixtures__/openpyxl.ts';
-import { makeFixtureModel } from './__fixtures__/report-model.ts';
+import { HOSTILE_STRINGS, makeFixtureModel } from './__fixtures__/report-model.ts';
 import { renderHtml } from './html.ts';
 import { createPdfRenderer, type PdfRenderer } from './pdf.ts';
 import { periodLabel, reportTitle } from './report-view.ts';
@@ -91,6 +91,42 @@ describe('PDF page isolation', () => {
     expect(text).toContain('<script>window.__pwned=1</script>');
     expect(text).toContain('{{constructor.constructor');
     expect(renderer.blockedRequests.length).toBe(blockedBefore);
+    // Chromium embeds the colour emoji font's glyphs as a Type 3 font: the emoji were drawn.
+    expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toMatch(/Type 3/);
+  });
+
+  it('draws emoji in colour with the report style sheet (no missing-glyph boxes)', async () => {
+    const dir = join(scratch, 'emoji-templates');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'layout.hbs'),
+      '<html><head><style>{{styles}}</style></head><body><p style="font-size:60pt">{{model.organization.name}}</p></body></html>',
+    );
+    const model = makeFixtureModel();
+    model.organization.name = HOSTILE_STRINGS.emoji;
+    const html = await renderHtml(model, { templateDirs: [dir], embedFonts: false });
+    const pdf = await renderer.render(html, {
+      title: 'emoji',
+      author: 'test',
+      headerText: '',
+      footerText: '',
+    });
+    const file = join(scratch, 'emoji.pdf');
+    writeFileSync(file, pdf);
+    execFileSync('pdftoppm', ['-r', '20', '-f', '1', '-l', '1', file, join(scratch, 'emoji')]);
+    // A binary PPM: "P6\n<w> <h>\n255\n" then RGB bytes. Saturated pixels only come from colour glyphs.
+    const ppm = readFileSync(join(scratch, 'emoji-1.ppm'));
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
+    expect(header).not.toBeNull();
+    const pixels = ppm.subarray(header![0].length);
+    let saturated = 0;
+    for (let i = 0; i + 2 < pixels.length; i += 3) {
+      const r = pixels[i]!;
+      const g = pixels[i + 1]!;
+      const b = pixels[i + 2]!;
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 80) saturated++;
+    }
+    expect(saturated).toBeGreaterThan(20);
   });
 
   it('aborts every request that is not a data: URL and still prints', async () => {

@@ -47,6 +47,8 @@ export interface ReportView {
   dormantUsers: ReportModel['seats']['dormant_users'];
   moreDormantUsers: number;
   pricing: ReportModel['pricing'];
+  /** True when the model's definitions do not already state the readiness level rule. */
+  showReadinessRule: boolean;
 }
 
 /** The document title: organization, report month and "partial" when it is. */
@@ -91,5 +93,6 @@ export function reportView(raw: ReportModel): ReportView {
     dormantUsers: model.seats.dormant_users.slice(0, MAX_LISTED_USERS),
     moreDormantUsers: Math.max(0, model.seats.dormant_users.length - MAX_LISTED_USERS),
     pricing: model.pricing,
+    showReadinessRule: !model.definitions.some((d) => d.text === model.readiness.rule),
   };
 }

@@ -10,14 +10,19 @@ import { templatesDir } from '@orgreport/templates';
 /** The built-in report template directory. */
 export const BUILTIN_REPORT_DIR = join(templatesDir, 'report');
 
-/** Raised when a template directory or file cannot be read; names the path. */
+/**
+ * Raised when a template directory or one of its files cannot be read or compiled; the message
+ * names the path (and, for a template that does not compile, the parse error with its line).
+ */
 export class TemplateDirectoryError extends Error {
   override readonly name = 'TemplateDirectoryError';
   constructor(
     readonly path: string,
     reason: string,
+    /** What `path` is: a directory (default) or one template file. */
+    readonly kind: 'directory' | 'file' = 'directory',
   ) {
-    super(`template directory ${path}: ${reason}`);
+    super(`template ${kind} ${path}: ${reason}`);
   }
 }
 
@@ -80,6 +85,6 @@ export function readTemplateFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new TemplateDirectoryError(file, `cannot be read (${(error as Error).message})`);
+    throw new TemplateDirectoryError(file, `cannot be read (${(error as Error).message})`, 'file');
   }
 }

@@ -1,5 +1,6 @@
 /** `orgreport emulator`: the API emulator in the foreground until SIGINT or SIGTERM. */
 import { isIsoDate, utcDay } from '@orgreport/api-core';
+import { FAULT_KINDS, type FaultKind, type FaultOptions } from '@orgreport/emulator';
 import { startEmulator } from '../connect.ts';
 import type { CommandContext } from '../context.ts';
 import { UsageError } from '../errors.ts';
@@ -13,7 +14,10 @@ export interface EmulatorCommandOptions {
   keys?: string;
   latency?: string;
   faultRate?: string;
+  faultKinds?: string;
+  retryAfter?: string;
   hostile?: boolean;
+  drift?: boolean;
   quiet?: boolean;
 }
 
@@ -36,6 +40,37 @@ export function parseKeys(value: string): Partial<Record<(typeof ROLES)[number],
   return keys;
 }
 
+/** Parses `--fault-kinds server-error,rate-limit` (any of {@link FAULT_KINDS}, each once). */
+export function parseFaultKinds(value: string): FaultKind[] {
+  const kinds = value.split(',').map((k) => k.trim());
+  for (const kind of kinds) {
+    if (!(FAULT_KINDS as readonly string[]).includes(kind)) {
+      throw new UsageError(
+        `--fault-kinds: unknown fault ${JSON.stringify(kind)} (known: ${FAULT_KINDS.join(', ')})`,
+      );
+    }
+  }
+  return [...new Set(kinds)] as FaultKind[];
+}
+
+/** The fault settings of the flags; kinds and Retry-After without a fault rate are a usage error. */
+export function faultOptions(options: EmulatorCommandOptions): FaultOptions | undefined {
+  const rate = nonNegativeNumber(options.faultRate, '--fault-rate', 1);
+  const kinds = options.faultKinds === undefined ? undefined : parseFaultKinds(options.faultKinds);
+  const retryAfterSeconds = nonNegativeNumber(options.retryAfter, '--retry-after', 3600);
+  if (!rate) {
+    const orphan = kinds ? '--fault-kinds' : retryAfterSeconds !== undefined ? '--retry-after' : undefined;
+    if (orphan)
+      throw new UsageError(`${orphan} needs --fault-rate above 0 (no faults are injected without it)`);
+    return undefined;
+  }
+  return {
+    rate,
+    ...(kinds && { kinds }),
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+  };
+}
+
 /** Starts the emulator, prints its addresses and keys, and runs until the process is asked to stop. */
 export async function emulator(options: EmulatorCommandOptions, ctx: CommandContext): Promise<void> {
   const port = options.port === '0' ? 0 : positiveInteger(options.port, '--port');
@@ -47,7 +82,7 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
   }
   const seed = nonNegativeNumber(options.seed, '--seed') ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed: expected a whole number (got ${options.seed})`);
-  const faultRate = nonNegativeNumber(options.faultRate, '--fault-rate', 1);
+  const faults = faultOptions(options);
   const handle = await startEmulator({
     seed,
     users: positiveInteger(options.users, '--users') ?? 200,
@@ -56,8 +91,9 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
     host: '127.0.0.1',
     keys: options.keys ? parseKeys(options.keys) : undefined,
     latency: nonNegativeNumber(options.latency, '--latency'),
-    faults: faultRate ? { rate: faultRate } : undefined,
+    faults,
     hostile: Boolean(options.hostile),
+    drift: Boolean(options.drift),
   });
   const out = (line: string) => ctx.io.stdout.write(`${line}\n`);
   out(`ORGREPORT_BASE_URL=${handle.baseUrl}`);

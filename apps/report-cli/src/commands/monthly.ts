@@ -1,7 +1,7 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkDelivery, summary } from '../report/checks.ts';
+import { checkDelivery, checkTemplates, summary } from '../report/checks.ts';
 import { produceReport } from '../report/produce.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
 
@@ -15,6 +15,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   const { config, reporter } = setUp(options, ctx);
   reportPeriod(options, config); // a bad month fails before anything starts
   checkDelivery(config);
+  await checkTemplates(config); // a broken template fails before anything is fetched
   const snapshot = await acquireSnapshot(options, config, reporter, ctx);
   const result = await produceReport(snapshot, {
     config,
@@ -22,5 +23,6 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
     includeSnapshot: true,
     attachXlsx: options.attachXlsx,
   });
-  if (reporter.enabled('info')) ctx.io.stdout.write(summary(result.files, started, result.mailedTo));
+  if (reporter.enabled('info'))
+    ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
 }

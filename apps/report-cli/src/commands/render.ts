@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkDelivery, summary } from '../report/checks.ts';
+import { checkDelivery, checkTemplates, summary } from '../report/checks.ts';
 import { produceReport } from '../report/produce.ts';
 import { readSnapshot } from '../snapshot/store.ts';
 
@@ -17,6 +17,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   const started = performance.now();
   const { config, reporter } = setUp(options, ctx);
   checkDelivery(config);
+  await checkTemplates(config);
   const stage = reporter.stage('snapshot');
   const snapshot = await readSnapshot(resolve(ctx.io.cwd, options.snapshot));
   const m = snapshot.manifest;
@@ -30,5 +31,6 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
     includeSnapshot: false,
     attachXlsx: options.attachXlsx,
   });
-  if (reporter.enabled('info')) ctx.io.stdout.write(summary(result.files, started, result.mailedTo));
+  if (reporter.enabled('info'))
+    ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
 }

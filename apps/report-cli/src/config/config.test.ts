@@ -117,6 +117,37 @@ describe('resolveConfig', () => {
   });
 });
 
+describe('maxRetries', () => {
+  it('takes --max-retries over ORGREPORT_MAX_RETRIES over the config file, and is unset by default', () => {
+    const { path } = configFile({ maxRetries: 1 });
+    const env = { ORGREPORT_MAX_RETRIES: '2' };
+    expect(resolveConfig({ config: path, maxRetries: '3' }, { env, now, cwd: '/' }).maxRetries).toBe(3);
+    expect(resolveConfig({ config: path }, { env, now, cwd: '/' }).maxRetries).toBe(2);
+    expect(resolveConfig({ config: path }, { env: {}, now, cwd: '/' }).maxRetries).toBe(1);
+    expect(resolveConfig({}, { env: {}, now, cwd: '/' }).maxRetries).toBeUndefined();
+    expect(resolveConfig({ maxRetries: '0' }, { env: {}, now, cwd: '/' }).maxRetries).toBe(0);
+  });
+
+  it('refuses anything but a whole number from 0 to 10, naming where it came from', () => {
+    const at =
+      (flags: { maxRetries?: string; config?: string }, env: Record<string, string> = {}) =>
+      () =>
+        resolveConfig(flags, { env, now, cwd: '/' });
+    expect(at({ maxRetries: '11' })).toThrow(
+      '--max-retries: expected a whole number from 0 to 10 (got "11")',
+    );
+    expect(at({ maxRetries: '1.5' })).toThrow(/--max-retries: expected a whole number from 0 to 10/);
+    expect(at({}, { ORGREPORT_MAX_RETRIES: 'many' })).toThrow(
+      'ORGREPORT_MAX_RETRIES: expected a whole number from 0 to 10 (got "many")',
+    );
+    expect(at({}, { ORGREPORT_MAX_RETRIES: '-1' })).toThrow(/ORGREPORT_MAX_RETRIES: expected a whole number/);
+    const { path } = configFile({ maxRetries: 2.5 });
+    expect(at({ config: path })).toThrow(
+      /config file .*orgreport\.json: maxRetries: expected a whole number/,
+    );
+  });
+});
+
 describe('requireConnection', () => {
   it('asks for the address and the key, with the setting names', () => {
     const base = resolveConfig({}, { env: {}, now, cwd: '/' });

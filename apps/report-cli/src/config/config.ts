@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core';
+import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
 
@@ -36,6 +36,8 @@ export interface Config {
   organizationName?: string;
   pricePerCredit?: number;
   currency?: string;
+  /** Retries of a failed idempotent request (0..10); undefined: the client's default. */
+  maxRetries?: number;
   /** The day the run considers today (UTC): `--today` or the clock's. */
   today: IsoDate;
   /** The clock every stage receives. */
@@ -60,6 +62,7 @@ export interface ConfigFlags {
   formats?: string;
   templates?: string;
   orgName?: string;
+  maxRetries?: string;
 }
 
 /** What configuration may read from outside: injected by `run()`. */
@@ -85,6 +88,18 @@ const formats = z
   .array(z.enum(REPORT_FORMATS, `expected formats among ${REPORT_FORMATS.join(', ')}`))
   .min(1, 'expected at least one format');
 
+/** The most retries a setting may ask for: with 8 s backoff steps, 10 already wait over a minute per request. */
+export const MAX_RETRIES_LIMIT = 10;
+// A whole number from a flag or variable (text) or the config file (a number).
+const retries = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number(`expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    .int(`expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    .min(0, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    .max(MAX_RETRIES_LIMIT, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`),
+);
+
 /** The JSON config file: every key optional, unknown keys refused so that a typo is named. */
 export const configFileSchema = z.strictObject({
   apiKey: nonEmpty.optional(),
@@ -100,6 +115,7 @@ export const configFileSchema = z.strictObject({
   templates: nonEmpty.optional(),
   organizationName: nonEmpty.optional(),
   pricePerCredit: z.number().positive('must be a positive number').optional(),
+  maxRetries: retries.optional(),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR')
@@ -243,6 +259,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
 
   const baseUrl = text(url, flags.baseUrl, '--base-url', 'ORGREPORT_BASE_URL', 'baseUrl');
   const price = pick(undefined, undefined, 'ORGREPORT_PRICE_PER_CREDIT', 'pricePerCredit');
+  const maxRetries = pick(flags.maxRetries, '--max-retries', 'ORGREPORT_MAX_RETRIES', 'maxRetries');
   return {
     apiKey: text(nonEmpty, undefined, undefined, 'ORGREPORT_API_KEY', 'apiKey', true),
     baseUrl,
@@ -267,6 +284,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
       'ORGREPORT_CURRENCY',
       'currency',
     ),
+    maxRetries: maxRetries ? check(retries, maxRetries.value, maxRetries.label) : undefined,
     today,
     now,
     configFile,

@@ -12,7 +12,7 @@ import {
   type HooksConfig,
   hookEventSchema,
   parseHookEvent,
-} from '@orgreport/api-core';
+} from '@orgreport/api-core/hook-events';
 import { CliError, EXIT } from '../errors.ts';
 
 /**

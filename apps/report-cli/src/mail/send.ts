@@ -84,6 +84,22 @@ async function templateText(name: string, overrideDir: string | undefined): Prom
   return readFile(join(templatesDir, 'mail', name), 'utf8');
 }
 
+/**
+ * Parses the mail templates a delivery would use (each override in `DIR/mail/` or the built-in one),
+ * so a broken one is an input error before anything is fetched, not after the report was written.
+ */
+export async function checkMailTemplates(overrideDir: string | undefined): Promise<void> {
+  const { default: Handlebars } = await import('handlebars');
+  for (const file of Object.values(TEMPLATE_FILES)) {
+    const source = await templateText(file, overrideDir);
+    try {
+      Handlebars.parse(source);
+    } catch (error) {
+      throw new UsageError(`mail template ${file}: ${(error as Error).message}`);
+    }
+  }
+}
+
 /** Renders subject, text and HTML bodies from the mail templates (a fresh Handlebars environment per call). */
 export async function composeMail(
   model: ReportModel,

@@ -23,10 +23,39 @@ export function checkDelivery(config: Config): void {
   }
 }
 
-/** The closing summary: each file with its size, and the run's time. */
-export function summary(files: CommittedOutput[], startedMs: number, mailedTo: string[]): string {
+/**
+ * Parses every file of the `--templates` directory the render would use (layout, partials, styles,
+ * and the mail templates when mailing), so a broken template is an input error (exit 2) naming the
+ * file, raised before anything is fetched.
+ * The renderer is loaded only when a template directory is configured.
+ */
+export async function checkTemplates(config: Config): Promise<void> {
+  if (!config.templates) return;
+  if (config.mailTo.length > 0) {
+    const { checkMailTemplates } = await import('../mail/send.ts');
+    await checkMailTemplates(config.templates);
+  }
+  const { validateTemplateDirs, TemplateDirectoryError } = await import('@orgreport/render');
+  try {
+    await validateTemplateDirs([config.templates]);
+  } catch (error) {
+    if (error instanceof TemplateDirectoryError)
+      throw new UsageError(`--templates: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** The closing summary: each file with its size, the run's warnings, and the run's time. */
+export function summary(
+  files: CommittedOutput[],
+  startedMs: number,
+  mailedTo: string[],
+  warnings: ReadonlyArray<string> = [],
+): string {
   const lines = files.map((f) => `  ${f.path}  ${formatBytes(f.bytes)}`);
+  for (const warning of warnings) lines.push(`  warning: ${warning}`);
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
   const mail = mailedTo.length > 0 ? `, mailed to ${mailedTo.join(', ')}` : '';
-  return `${lines.join('\n')}\ndone in ${seconds} s: ${files.length} output(s)${mail}\n`;
+  const warned = warnings.length > 0 ? `, ${warnings.length} warning(s)` : '';
+  return `${lines.join('\n')}\ndone in ${seconds} s: ${files.length} output(s)${mail}${warned}\n`;
 }

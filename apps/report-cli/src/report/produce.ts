@@ -28,6 +28,8 @@ export interface ProduceResult {
   model: ReportModel;
   files: CommittedOutput[];
   mailedTo: string[];
+  /** Things the run did not stop for but the reader should know (also in the closing summary). */
+  warnings: string[];
 }
 
 /** A file-name-safe form of an organization name: `Acme Corp.` -> `acme-corp`. */
@@ -81,18 +83,38 @@ export async function computeModel(
   return model;
 }
 
-/** Renders `model` into `outputs` in each of `formats` (HTML once, shared by the HTML file and the PDF). */
+/** URLs named in a warning at most, each cut to a readable length. */
+const MAX_URLS_SHOWN = 3;
+const MAX_URL_CHARS = 120;
+
+/**
+ * The warning for requests the PDF page tried and the renderer blocked (it allows `data:` URLs only):
+ * the PDF was made without them, so a template refers to something outside the report.
+ */
+export function blockedRequestsWarning(urls: ReadonlyArray<string>): string {
+  const shown = urls
+    .slice(0, MAX_URLS_SHOWN)
+    .map((u) => JSON.stringify(u.length > MAX_URL_CHARS ? `${u.slice(0, MAX_URL_CHARS)}...` : u));
+  const more = urls.length > MAX_URLS_SHOWN ? ` and ${urls.length - MAX_URLS_SHOWN} more` : '';
+  return `the PDF page tried ${urls.length} outside request(s), all blocked, so the PDF was made without them (check the templates): ${shown.join(', ')}${more}`;
+}
+
+/**
+ * Renders `model` into `outputs` in each of `formats` (HTML once, shared by the HTML file and the PDF);
+ * returns the warnings of the renders.
+ */
 async function writeFormats(
   model: ReportModel,
   formats: ReadonlySet<ReportFormat>,
   outputs: OutputSet,
   config: Config,
   reporter: Reporter,
-): Promise<void> {
+): Promise<string[]> {
+  const warnings: string[] = [];
   const base = reportBaseName(model);
   if (formats.has('json'))
     await writeFile(outputs.file(`${base}.json`), `${JSON.stringify(model, null, 2)}\n`);
-  if (!formats.has('html') && !formats.has('pdf') && !formats.has('xlsx')) return;
+  if (!formats.has('html') && !formats.has('pdf') && !formats.has('xlsx')) return warnings;
   const render = await import('@orgreport/render');
   if (formats.has('html') || formats.has('pdf')) {
     const stage = reporter.stage('html');
@@ -112,6 +134,11 @@ async function writeFormats(
         });
         await writeFile(outputs.file(`${base}.pdf`), bytes);
         pdfStage.done(formatBytes(bytes.byteLength));
+        if (pdf.blockedRequests.length > 0) {
+          const warning = blockedRequestsWarning(pdf.blockedRequests);
+          reporter.warn(warning);
+          warnings.push(warning);
+        }
       } finally {
         await pdf.close();
       }
@@ -122,6 +149,7 @@ async function writeFormats(
     await render.writeWorkbook(model, outputs.file(`${base}.xlsx`));
     stage.done('written');
   }
+  return warnings;
 }
 
 /** Mails the committed PDF (and workbook) to the configured recipients; returns who accepted it. */
@@ -167,6 +195,7 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;
   let files: CommittedOutput[];
+  let warnings: string[];
   try {
     if (options.includeSnapshot) {
       const stage = reporter.stage('snapshot');
@@ -174,12 +203,12 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
       stage.done(`${Object.keys(manifest.checksums).length} files`);
     }
     model = await computeModel(snapshot, config, reporter);
-    await writeFormats(model, formats, outputs, config, reporter);
+    warnings = await writeFormats(model, formats, outputs, config, reporter);
     files = await outputs.commit();
   } catch (error) {
     await outputs.abort();
     throw error;
   }
   const mailedTo = mailing ? await deliver(model, files, options) : [];
-  return { model, files, mailedTo };
+  return { model, files, mailedTo, warnings };
 }

@@ -2,7 +2,9 @@
  * The fetch stage: one month (and its comparison month) of the organization API into a {@link Snapshot}.
  * Each analytics endpoint is requested ONCE over the combined range (comparison start .. period end),
  * all datasets concurrently under the client's own limit; `/users` pages are folded into columns as they
- * arrive; secrets are redacted (salted fingerprints, so a changed secret still shows as changed).
+ * arrive; secrets are redacted (salted fingerprints, so a changed secret still shows as changed), every
+ * dataset through the one `redactSecrets` walk. `/users` fields the columns do not keep are named in
+ * the manifest (`unknownFields`), so schema drift shows under data quality instead of vanishing.
  */
 import {
   addDays,
@@ -10,7 +12,6 @@ import {
   type ControlChange,
   type DayRange,
   type HookEvent,
-  looksLikeSecret,
   type MonthPeriod,
   type OrgClient,
   type OrgUser,
@@ -19,8 +20,7 @@ import {
   SNAPSHOT_FORMAT_VERSION,
   type Snapshot,
   secretFingerprinter,
-  type TokensDay,
-  type UserDay,
+  USER_DAY_COLUMNS,
   UserDayColumnsBuilder,
   utcDay,
 } from '@orgreport/api-core';
@@ -76,6 +76,7 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
   const days = { startDate: range.start, endDate: range.end };
   const reqOptions = options.signal ? { signal: options.signal } : undefined;
   const builder = new UserDayColumnsBuilder();
+  const unknownUserDayFields = new Set<string>();
   let pages = 0;
   const tick = (dataset: string) => {
     pages++;
@@ -90,7 +91,8 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
   const userDaysDone = (async () => {
     const list = client.analytics.users({ ...days, limit: options.usersPageSize ?? 100 }, reqOptions);
     for await (const page of list.pages()) {
-      builder.push(redactUserDays(page.items, redact));
+      collectUnknownKeys(page.items, KNOWN_USER_DAY_FIELDS, unknownUserDayFields);
+      builder.push(redact(page.items));
       tick('userDays');
     }
   })();
@@ -104,7 +106,9 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
   };
 
   const [tokens, tools, activity, productivity, orgUsers, readiness, controls] = await Promise.all([
-    counted('tokens', client.analytics.tokens(days, reqOptions)),
+    // The same credits per user are in `userDays`: `by_user` would only double the snapshot, and it
+    // is most of the largest body, so it is dropped while the body streams in.
+    counted('tokens', client.analytics.tokens({ ...days, byUser: false }, reqOptions)),
     counted('tools', client.analytics.tools(days, reqOptions)),
     counted('activity', client.analytics.activity(days, reqOptions)),
     counted('productivity', client.analytics.productivity(days, reqOptions)),
@@ -135,9 +139,9 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
       counts: { requests: pages },
       checksums: {},
       notes,
+      ...(unknownUserDayFields.size > 0 && { unknownFields: { userDays: [...unknownUserDayFields].sort() } }),
     },
-    // The same credits per user are in `userDays`: `by_user` would only double the snapshot.
-    tokens: redact(tokens.data.map(({ by_user: _byUser, ...day }) => day as TokensDay)),
+    tokens: redact(tokens.data),
     tools: redact(tools.data),
     activity: redact(activity.data),
     productivity: redact(productivity.data),
@@ -182,19 +186,27 @@ async function controlsOfRange(
   return kept;
 }
 
+const KNOWN_USER_DAY_FIELDS: ReadonlySet<string> = new Set(USER_DAY_COLUMNS);
+/** At most this many unknown field names are recorded per dataset (a runaway API cannot bloat the manifest). */
+export const MAX_UNKNOWN_FIELD_NAMES = 100;
+
 /**
- * `/users` rows with any string that looks like a credential redacted. Their keys are known and none
- * names a secret, so only string values are tested: a full `redactSecrets` walk of millions of rows
- * would cost more than the fetch itself.
+ * Adds to `into` the keys of `rows` that are not in `known`, up to {@link MAX_UNKNOWN_FIELD_NAMES}.
+ * Every row is looked at: a key the API sends on some rows only is still found, at a few set lookups per row.
  */
-export function redactUserDays(rows: UserDay[], redact: <T>(value: T) => T): UserDay[] {
-  const clean = (v: unknown): boolean => typeof v !== 'string' || !looksLikeSecret(v);
-  return rows.map((row) => {
-    for (const value of Object.values(row)) {
-      if (!clean(value) || (Array.isArray(value) && !value.every(clean))) return redact(row);
+export function collectUnknownKeys(
+  rows: ReadonlyArray<object>,
+  known: ReadonlySet<string>,
+  into: Set<string>,
+): Set<string> {
+  for (const row of rows) {
+    for (const key of Object.keys(row)) {
+      if (known.has(key)) continue;
+      if (into.size >= MAX_UNKNOWN_FIELD_NAMES) return into;
+      into.add(key);
     }
-    return row;
-  });
+  }
+  return into;
 }
 
 /** The UTC day of an ISO instant, or null when it cannot be read (kept rather than dropped). */

@@ -116,6 +116,19 @@ describe('writeSnapshot / readSnapshot', () => {
     await expect(readSnapshot(dir)).rejects.toThrow(/tokens\.json does not match its checksum/);
   });
 
+  it('keeps the unknown /users fields of the manifest and refuses a malformed list, naming the field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'orgreport-snap-'));
+    const snapshot = smallSnapshot();
+    snapshot.manifest.unknownFields = { userDays: ['x_drift_meta'] };
+    const manifest = await writeSnapshot(dir, snapshot);
+    expect((await readSnapshot(dir)).manifest.unknownFields).toEqual({ userDays: ['x_drift_meta'] });
+    await writeFile(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ ...manifest, unknownFields: { userDays: 'x' } }),
+    );
+    await expect(readSnapshot(dir)).rejects.toThrow(/manifest\.json: unknownFields\.userDays/);
+  });
+
   it('refuses a manifest of another format, naming the field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'orgreport-snap-'));
     const manifest = await writeSnapshot(dir, smallSnapshot());

@@ -24,12 +24,12 @@ import {
   type SnapshotManifest,
   tokensDaySchema,
   toolsDaySchema,
-  USER_DAY_COLUMNS,
   type UserDayColumns,
   UserDayColumnsBuilder,
 } from '@orgreport/api-core';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
+import { userDayLines } from './user-day-lines.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const USER_DAYS_FILE = 'user-days.jsonl.gz';
@@ -77,6 +77,7 @@ const manifestSchema = z.looseObject({
   counts: z.record(z.string(), z.number()),
   checksums: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   notes: z.array(z.string()),
+  unknownFields: z.record(z.string(), z.array(z.string())).optional(),
 });
 
 function sha256(data: string | Buffer): string {
@@ -91,31 +92,6 @@ function hashingTap(hash: ReturnType<typeof createHash>): Transform {
       callback(null, chunk);
     },
   });
-}
-
-// `"user_id":`, `,"user_email":`, ...: each row is written field by field from the columns, which is
-// several times faster than building an object per row and stringifying it.
-const USER_DAY_KEYS = USER_DAY_COLUMNS.map((c, k) => `${k === 0 ? '{' : ','}${JSON.stringify(c)}:`);
-
-function jsonValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  return JSON.stringify(value);
-}
-
-/** The `/users` rows as JSON lines (one object per row, columns in order), a few thousand rows per chunk. */
-function* userDayLines(columns: UserDayColumns): Generator<string> {
-  const cols = USER_DAY_COLUMNS.map((c) => columns[c] as unknown[]);
-  const n = columns.user_id.length;
-  const CHUNK = 2000;
-  for (let from = 0; from < n; from += CHUNK) {
-    let text = '';
-    for (let i = from; i < Math.min(n, from + CHUNK); i++) {
-      for (let k = 0; k < cols.length; k++) text += USER_DAY_KEYS[k] + jsonValue(cols[k]![i]);
-      text += '}\n';
-    }
-    yield text;
-  }
 }
 
 /** Counts of rows per dataset, as the manifest records them. */

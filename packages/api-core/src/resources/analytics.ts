@@ -4,6 +4,7 @@
  * overloads make the row type follow `groupBy`); `/users` is paged by `meta.next_cursor`.
  */
 import type { z } from 'zod';
+import { type BodyFilter, dropJsonMembers } from '../json-member-filter.ts';
 import { hasMoreStyle } from '../page-styles.ts';
 import { PagePromise } from '../pagination.ts';
 import {
@@ -36,10 +37,22 @@ import {
   type DateRangeParams,
 } from '../validation.ts';
 import type { ClientContext } from './context.ts';
+import { isPlainUsersPage } from './user-day-check.ts';
 
 /** Parameters of `/tokens`, `/tools` and `/activity`; `groupBy` must be the endpoint's one value. */
 export interface GroupableParams<G extends string> extends DateRangeParams {
   groupBy?: G | undefined;
+}
+
+/** Parameters of ungrouped `/tokens`. */
+export interface TokensParams extends DateRangeParams {
+  groupBy?: undefined;
+  /**
+   * `false` drops each day's `by_user` while the body streams in: the largest response of the API
+   * (about 6 KiB per user per day) is then never held whole, and the days come without `by_user`.
+   * Default true.
+   */
+  byUser?: boolean | undefined;
 }
 
 /** Parameters of `/users`. */
@@ -83,20 +96,21 @@ export class Analytics {
    * @example
    * const { data } = await client.analytics.tokens({ startDate: '2026-10-01', endDate: '2026-10-31' });
    */
-  tokens(params: DateRangeParams & Ungrouped, options?: RequestOptions): Promise<AnalyticsResult<TokensDay>>;
+  tokens(params: TokensParams, options?: RequestOptions): Promise<AnalyticsResult<TokensDay>>;
   tokens(
     params: DateRangeParams & { groupBy: 'model' },
     options?: RequestOptions,
   ): Promise<AnalyticsResult<TokensByModelRow>>;
   tokens(
-    params: GroupableParams<'model'>,
+    params: GroupableParams<'model'> & Pick<TokensParams, 'byUser'>,
     options?: RequestOptions,
   ): Promise<AnalyticsResult<TokensDay | TokensByModelRow>>;
   tokens(
-    params: GroupableParams<'model'>,
+    params: GroupableParams<'model'> & Pick<TokensParams, 'byUser'>,
     options?: RequestOptions,
   ): Promise<AnalyticsResult<TokensDay | TokensByModelRow>> {
     const groupBy = this.#check(params, 'model', '/tokens');
+    const dropByUser = !groupBy && params.byUser === false;
     return this.#days(
       'analytics.tokens',
       '/tokens',
@@ -104,6 +118,7 @@ export class Analytics {
       groupBy,
       groupBy ? schemas.tokensByModel : schemas.tokens,
       options,
+      dropByUser ? () => dropJsonMembers('by_user') : undefined,
     );
   }
 
@@ -203,6 +218,7 @@ export class Analytics {
           path: '/api/v1/analytics/users',
           query: { startDate: params.startDate, endDate: params.endDate, limit, cursor },
           schema: schemas.users as z.ZodType<AnalyticsResponse<UserDay>>,
+          fastCheck: isPlainUsersPage,
           retry: 'idempotent',
           options,
         }),
@@ -222,6 +238,7 @@ export class Analytics {
     groupBy: string | undefined,
     schema: z.ZodType,
     options: RequestOptions | undefined,
+    bodyFilter?: () => BodyFilter,
   ): Promise<AnalyticsResult<Row>> {
     const { data, meta } = await this.ctx.transport.request({
       operation,
@@ -232,6 +249,7 @@ export class Analytics {
       schema: schema as z.ZodType<AnalyticsResponse<Row>>,
       retry: 'idempotent',
       options,
+      bodyFilter,
     });
     return { data: data.data, meta: data.meta, response: meta };
   }

@@ -1,7 +1,8 @@
 /** The analytics endpoints under `/api/v1/analytics` (Manager or Owner only). */
-import { eachDay } from '@orgreport/api-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { eachDay, type IsoDate } from '@orgreport/api-core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Organization } from '../organization.ts';
+import { dataEnvelope, JsonText } from './json-body.ts';
 import { parseDateRange, parseGroupBy, parseLimit, type Query } from './params.ts';
 import { badRequest, HttpProblem } from './problem.ts';
 import type { Role } from './state.ts';
@@ -14,6 +15,7 @@ export function registerAnalyticsRoutes(
   app: FastifyInstance,
   org: Organization,
   roleOf: (r: FastifyRequest) => Role,
+  streamAbove: number,
 ) {
   const meta = (range: { start: string; end: string }) => ({
     org_id: org.orgId,
@@ -28,38 +30,53 @@ export function registerAnalyticsRoutes(
     return { query, range: parseDateRange(query, org.today) };
   };
 
-  app.get('/api/v1/analytics/tokens', async (request) => {
+  /**
+   * Serves the rows of each day of the range as they are produced: a day's data is computed (or
+   * taken from the cache) just before its rows are written, and the event loop gets a turn between
+   * days so paged requests interleave with a long response.
+   */
+  const serveDays = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rowsFor: (query: Query) => (date: IsoDate) => readonly unknown[],
+  ) => {
     const { query, range } = guard(request);
-    const days = eachDay(range.start, range.end);
-    const data = parseGroupBy(query, 'model')
-      ? days.flatMap((d) => org.tokensByModelRows(d))
-      : days.map((d) => org.tokensDay(d));
-    return { data, meta: meta(range) };
-  });
+    const rowsOf = rowsFor(query);
+    async function* rows() {
+      for (const date of eachDay(range.start, range.end)) {
+        await org.prepareDay(date);
+        yield* rowsOf(date);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    const body = await dataEnvelope(rows(), meta(range), streamAbove);
+    return reply.type('application/json; charset=utf-8').send(body);
+  };
 
-  app.get('/api/v1/analytics/tools', async (request) => {
-    const { query, range } = guard(request);
-    const days = eachDay(range.start, range.end);
-    const data = parseGroupBy(query, 'tool_name')
-      ? days.flatMap((d) => org.toolsByNameRows(d))
-      : days.map((d) => org.toolsDay(d));
-    return { data, meta: meta(range) };
-  });
+  app.get('/api/v1/analytics/tokens', (request, reply) =>
+    serveDays(request, reply, (query) =>
+      parseGroupBy(query, 'model') ? org.tokensByModelRows : (d) => [new JsonText(org.tokensDayJsonParts(d))],
+    ),
+  );
 
-  app.get('/api/v1/analytics/activity', async (request) => {
-    const { query, range } = guard(request);
-    const days = eachDay(range.start, range.end);
-    const data = parseGroupBy(query, 'client')
-      ? days.flatMap((d) => org.activityByClientRows(d))
-      : days.map((d) => org.activityDay(d));
-    return { data, meta: meta(range) };
-  });
+  app.get('/api/v1/analytics/tools', (request, reply) =>
+    serveDays(request, reply, (query) =>
+      parseGroupBy(query, 'tool_name') ? org.toolsByNameRows : (d) => [org.toolsDay(d)],
+    ),
+  );
 
-  app.get('/api/v1/analytics/productivity', async (request) => {
-    const { query, range } = guard(request);
-    parseGroupBy(query, null);
-    return { data: eachDay(range.start, range.end).map((d) => org.productivityDay(d)), meta: meta(range) };
-  });
+  app.get('/api/v1/analytics/activity', (request, reply) =>
+    serveDays(request, reply, (query) =>
+      parseGroupBy(query, 'client') ? org.activityByClientRows : (d) => [org.activityDay(d)],
+    ),
+  );
+
+  app.get('/api/v1/analytics/productivity', (request, reply) =>
+    serveDays(request, reply, (query) => {
+      parseGroupBy(query, null);
+      return (d) => [org.productivityDay(d)];
+    }),
+  );
 
   // Paged by user: a page holds every day row of up to `limit` users who were active in the
   // range; `next_cursor` is the id of the first user of the next page.
@@ -84,10 +101,7 @@ export function registerAnalyticsRoutes(
         break;
       }
       taken++;
-      for (const d of eachDay(range.start, range.end)) {
-        const row = org.userDay(i, d);
-        if (row) data.push(row);
-      }
+      for (const row of org.userDaysOf(i, range)) data.push(row);
     }
     return {
       data,

@@ -2,10 +2,12 @@
  * The fastify application: request ids, seeded latency and faults, API-key authentication,
  * uniform error bodies, the request log, and every route of the spec on one origin.
  */
+import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Organization } from '../organization.ts';
 import { registerAnalyticsRoutes } from './analytics-routes.ts';
-import { droppingStream, type FaultKind, type FaultPlan, malformedBody } from './faults.ts';
+import { droppingStream, type FaultKind, type FaultPlan, faultyStream, malformedBody } from './faults.ts';
+import { countingStream, DEFAULT_STREAM_ABOVE } from './json-body.ts';
 import { HttpProblem, sendProblem } from './problem.ts';
 import { registerReadinessRoutes } from './readiness-routes.ts';
 import type { EmulatorKeys, EmulatorState, Role } from './state.ts';
@@ -50,6 +52,8 @@ export function buildApp(deps: {
   keys: EmulatorKeys;
   plan: FaultPlan;
   log: RequestLogEntry[];
+  /** Analytics bodies longer than this many characters are streamed (default 4 MiB). */
+  streamAbove?: number;
 }): FastifyInstance {
   const { org, state, keys, plan, log } = deps;
   let sequence = 0;
@@ -97,32 +101,36 @@ export function buildApp(deps: {
     let bytes = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0;
     // Body faults apply to successful responses only: the failure is in transport, not in the API.
     const fault = entry?.fault ?? null;
-    if (
-      reply.statusCode < 400 &&
-      (fault === 'drop' || fault === 'malformed') &&
-      typeof payload === 'string'
-    ) {
-      if (fault === 'malformed') {
-        out = malformedBody(payload);
-        bytes = Buffer.byteLength(out as string);
-      } else {
-        const buffer = Buffer.from(payload);
-        reply.header('content-length', String(buffer.length));
-        out = droppingStream(buffer);
-        bytes = Math.max(1, Math.floor(buffer.length / 2));
-      }
-    }
-    log.push({
+    const bodyFault = reply.statusCode < 400 && (fault === 'drop' || fault === 'malformed') ? fault : null;
+    const logged: RequestLogEntry = {
       requestId: String(request.id),
       method: request.method,
       path: request.url.split('?')[0] as string,
       query: queryOf(request.url),
       status: reply.statusCode,
-      fault: fault === 'drop' || fault === 'malformed' ? (out === payload ? null : fault) : fault,
+      fault,
       bytes,
       delayMs: entry?.delayMs ?? 0,
       role: entry?.role ?? null,
-    });
+    };
+    // A streamed body's size is known only once it has been sent: the entry is updated as it goes.
+    const countBytes = (n: number) => {
+      logged.bytes = n;
+    };
+    if (bodyFault === 'malformed' && typeof payload === 'string') {
+      out = malformedBody(payload);
+      bytes = Buffer.byteLength(out as string);
+    } else if (bodyFault === 'drop' && typeof payload === 'string') {
+      const buffer = Buffer.from(payload);
+      reply.header('content-length', String(buffer.length));
+      out = droppingStream(buffer);
+      bytes = Math.max(1, Math.floor(buffer.length / 2));
+    } else if (payload instanceof Readable) {
+      out = bodyFault ? faultyStream(payload, bodyFault, countBytes) : countingStream(payload, countBytes);
+    }
+    logged.bytes = bytes;
+    if (fault === 'drop' || fault === 'malformed') logged.fault = out === payload ? null : fault;
+    log.push(logged);
     return out;
   });
 
@@ -139,7 +147,7 @@ export function buildApp(deps: {
   );
 
   registerReadinessRoutes(app, org);
-  registerAnalyticsRoutes(app, org, roleOf);
+  registerAnalyticsRoutes(app, org, roleOf, deps.streamAbove ?? DEFAULT_STREAM_ABOVE);
   registerV0Routes(app, org, state);
   return app;
 }

@@ -99,3 +99,44 @@ export function malformedBody(payload: string): string {
   const cut = payload.slice(0, Math.max(1, Math.floor(payload.length / 2)));
   return cut.endsWith('}') || cut.endsWith(']') ? `${cut},` : cut;
 }
+
+/** How much of a streamed body a fault looks at: the cut falls in the middle of this window. */
+export const STREAM_FAULT_WINDOW = 1024 * 1024;
+
+/**
+ * A streamed body with a fault applied: reads up to `window` bytes of `source` (all of it when
+ * shorter, giving exactly the bytes of the whole-body faults above), then either sends the first
+ * half and fails (`drop`) or sends a cut-short JSON text and ends (`malformed`). The rest of the
+ * source is never produced. `onBytes` receives the body bytes sent.
+ */
+export function faultyStream(
+  source: Readable,
+  fault: 'drop' | 'malformed',
+  onBytes: (bytes: number) => void,
+  window = STREAM_FAULT_WINDOW,
+): Readable {
+  const faulty = async function* () {
+    const parts: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of source) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      parts.push(bytes);
+      size += bytes.length;
+      if (size >= window) break; // leaving the loop destroys the source
+    }
+    // A body at least `window` long is cut as if it ended there.
+    const seen = Buffer.concat(parts).subarray(0, window);
+    if (fault === 'malformed') {
+      const cut = Buffer.from(malformedBody(seen.toString()));
+      onBytes(cut.length);
+      yield cut;
+      return;
+    }
+    const half = seen.subarray(0, Math.max(1, Math.floor(seen.length / 2)));
+    onBytes(half.length);
+    yield half;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    throw new Error('emulated connection drop');
+  };
+  return Readable.from(faulty(), { objectMode: false });
+}

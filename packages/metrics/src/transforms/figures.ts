@@ -22,7 +22,8 @@ const META: Record<FigureId, { label: string; unit: FigureUnit; note?: string }>
   git_commits: { label: 'Commits', unit: 'count' },
   git_prs_created: { label: 'Pull requests created', unit: 'count' },
   active_users: { label: 'Active users', unit: 'count' },
-  avg_dau: { label: 'Average daily active users', unit: 'count' },
+  // A mean of daily counts: shown with two decimals like the other ratios.
+  avg_dau: { label: 'Average daily active users', unit: 'ratio' },
   peak_dau: { label: 'Peak daily active users', unit: 'count' },
   stickiness: { label: 'Stickiness (average DAU / active users)', unit: 'share' },
   mau_trailing_30d: {

@@ -6,6 +6,15 @@ import type { OrgUser } from '@orgreport/api-core';
 import type { SeatsSection } from '../model.ts';
 import { endOfDayMs } from './span.ts';
 
+/** First and last name joined, null when the user has neither. */
+function displayName(u: OrgUser): string | null {
+  const name = [u.firstName, u.lastName]
+    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+    .join(' ')
+    .trim();
+  return name || null;
+}
+
 /**
  * Seat statistics at the end of `day`: a seat is an organization user created on or before that
  * day (users without `createdAt` count as seats); it is active when its id or e-mail (any case)
@@ -29,7 +38,7 @@ export function seatStats(
   });
   const dormant = seats
     .filter((u) => !activeIds.has(u.id) && !(u.email && activeEmails.has(u.email.toLowerCase())))
-    .map((u) => ({ id: u.id, email: u.email ?? null }))
+    .map((u) => ({ id: u.id, email: u.email ?? null, name: displayName(u), created_at: u.createdAt ?? null }))
     .sort((a, b) => ((a.email ?? a.id) < (b.email ?? b.id) ? -1 : 1));
   return {
     seats: seats.length,

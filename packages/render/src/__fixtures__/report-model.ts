@@ -565,8 +565,13 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
       utilization: round(userCount / seats, 6),
       dormant: 2,
       dormant_users: [
-        { id: 'u-dormant-1', email: hostile ? h.sum : 'dormant1@example.com' },
-        { id: 'u-dormant-2', email: null },
+        {
+          id: 'u-dormant-1',
+          email: hostile ? h.sum : 'dormant1@example.com',
+          name: hostile ? h.script : 'Dora Mant',
+          created_at: '2026-01-20T09:30:00.000Z',
+        },
+        { id: 'u-dormant-2', email: null, name: null, created_at: null },
       ],
     },
     hookEvents: {
@@ -590,7 +595,15 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
         kind: 'mcp_case_merged',
         message: 'MCP server spellings merged: github, GitHub.',
         count: 1,
-        details: ['github', 'GitHub'],
+        details: [
+          {
+            name: 'github',
+            spellings: [
+              { name: 'github', count: 1383 },
+              { name: 'GitHub', count: 588 },
+            ],
+          },
+        ],
       },
       {
         kind: 'unparseable_tool_names',

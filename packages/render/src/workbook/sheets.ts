@@ -11,6 +11,7 @@ import type {
   ModelCreditsRow,
   ReadinessCriterionRow,
   ReadinessRepoRow,
+  ReportModel,
   UserMonthRow,
   WeeklyRow,
 } from '@orgreport/metrics';
@@ -104,6 +105,19 @@ export function weeklyColumns(): ColumnSpec<WeeklyRow>[] {
     field('delegation_spec', 'share'),
     field('delegation_manual', 'share'),
     field('delegation_other', 'share'),
+  ];
+}
+
+/** A dormant seat as the model lists it. */
+type DormantSeat = ReportModel['seats']['dormant_users'][number];
+
+/** Columns of the `Dormant seats` sheet (every seat without activity in the period). */
+export function dormantSeatColumns(): ColumnSpec<DormantSeat>[] {
+  return [
+    field('id', 'text', 'user_id'),
+    field('email', 'text'),
+    field('name', 'text'),
+    field('created_at', 'datetime'),
   ];
 }
 

@@ -17,6 +17,7 @@ const SHEETS = [
   'Daily',
   'Weekly',
   'Users',
+  'Dormant seats',
   'Models',
   'Tools',
   'Readiness',
@@ -79,6 +80,26 @@ describe('writeWorkbook read back by openpyxl', () => {
     const cost = byId.get('cost')!;
     expect(cost.value!.format).toBe('#,##0.00 "EUR"');
     expect(cost.value!.result).toBeCloseTo((credits.value!.result as number) * 0.0001, 6);
+  });
+
+  it('formats every Summary figure by its unit, as the report text does', () => {
+    const byUnit: Record<string, string> = {
+      count: '#,##0',
+      credits: '#,##0',
+      tokens: '#,##0',
+      ratio: '#,##0.00',
+      share: '#,##0.0%',
+      score: '#,##0.0%',
+      level: '0',
+    };
+    const byId = new Map(records(sheet(sheets, 'Summary')).map((r) => [r.id!.value, r]));
+    for (const f of model.figures) {
+      const cell = byId.get(f.id)!.value!;
+      expect(cell.format, f.id).toBe(byUnit[f.unit]);
+      if (cell.text !== null) expect(cell.text, f.id).toBe(formatFigure(f));
+    }
+    expect(model.figures.find((f) => f.id === 'avg_dau')?.unit).toBe('ratio');
+    expect(formatFigure(model.figures.find((f) => f.id === 'avg_dau')!)).toMatch(/\.\d\d$/);
   });
 
   it('writes days as Excel dates and shares as percentages on Daily and Weekly', () => {
@@ -147,6 +168,17 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(users.some((u) => u.email!.value === null || u.email!.value === '')).toBe(true);
     expect(users[0]!.cost!.format).toBe('#,##0.00 "EUR"');
     expect(users[0]!.credits!.format).toBe('#,##0');
+  });
+
+  it('lists every dormant seat with e-mail, name and creation instant', () => {
+    const dormant = records(sheet(sheets, 'Dormant seats'));
+    expect(Object.keys(dormant[0]!)).toEqual(['user_id', 'email', 'name', 'created_at']);
+    expect(dormant).toHaveLength(model.seats.dormant_users.length);
+    expect(dormant[0]!.email!.value).toBe(`'${HOSTILE_STRINGS.sum}`); // inert, not a formula
+    expect(dormant[0]!.name!.value).toBe(HOSTILE_STRINGS.script);
+    expect(dormant[0]!.created_at!.isDate).toBe(true);
+    expect(dormant[0]!.created_at!.value).toBe('2026-01-20T09:30:00');
+    expect(dormant[1]!.created_at!.value).toBeNull();
   });
 
   it('fits column widths between a minimum and a maximum', () => {

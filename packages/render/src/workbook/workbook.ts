@@ -1,5 +1,5 @@
 /**
- * The finance workbook: `Summary`, `Daily`, `Weekly`, `Users`, `Models`, `Tools`, `Readiness`,
+ * The finance workbook: `Summary`, `Daily`, `Weekly`, `Users`, `Dormant seats`, `Models`, `Tools`, `Readiness`,
  * `Criteria`, `Controls`, `Definitions` and `Data quality`, written with ExcelJS's streaming writer.
  */
 
@@ -14,6 +14,7 @@ import {
   dailyColumns,
   dataQualityColumns,
   definitionColumns,
+  dormantSeatColumns,
   modelColumns,
   readinessColumns,
   type ToolSheetRow,
@@ -125,6 +126,14 @@ export async function writeWorkbook(
   await writeDataSheet(workbook, names, dailyName, daily, model.daily, sheetOptions);
   await writeDataSheet(workbook, names, 'Weekly', weeklyColumns(), model.weekly, sheetOptions);
   await writeDataSheet(workbook, names, 'Users', userColumns(price), model.users, sheetOptions);
+  await writeDataSheet(
+    workbook,
+    names,
+    'Dormant seats',
+    dormantSeatColumns(),
+    model.seats.dormant_users,
+    sheetOptions,
+  );
   await writeDataSheet(workbook, names, 'Models', modelColumns(price), model.credits.byModel, sheetOptions);
   await writeDataSheet(workbook, names, 'Tools', toolColumns(), toolRows(model), sheetOptions);
   await writeDataSheet(workbook, names, 'Readiness', readinessColumns(), model.readiness.repos, sheetOptions);
@@ -137,10 +146,14 @@ export async function writeWorkbook(
     sheetOptions,
   );
   await writeDataSheet(workbook, names, 'Controls', controlColumns(), controlRows(model), sheetOptions);
-  const definitions = [
-    ...model.definitions,
-    { id: 'readiness_level_rule', term: 'Readiness levels', text: model.readiness.rule },
-  ];
+  // The rule is added only when the model's definitions do not already hold it.
+  const hasRule = model.definitions.some((d) => d.text === model.readiness.rule);
+  const definitions = hasRule
+    ? model.definitions
+    : [
+        ...model.definitions,
+        { id: 'readiness_level_rule', term: 'Readiness levels', text: model.readiness.rule },
+      ];
   await writeDataSheet(workbook, names, 'Definitions', definitionColumns(), definitions, sheetOptions);
   await writeDataSheet(
     workbook,

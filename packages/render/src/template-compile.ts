@@ -1,0 +1,114 @@
+/**
+ * Compiling template files with errors that name the file: a broken user override must say which
+ * file and which line, not fail somewhere inside the render.
+ */
+import Handlebars from 'handlebars';
+import { readTemplateFile, resolveTemplateFiles, TemplateDirectoryError } from './template-files.ts';
+
+type Program = ReturnType<typeof Handlebars.parse>;
+
+/** Compile options of every report template (kept in one place so checking and rendering agree). */
+export const COMPILE_OPTIONS = { strict: false, preventIndent: true } as const;
+
+/** The first line of a Handlebars error (its message repeats the source excerpt on later lines). */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const [first, ...rest] = message.split('\n');
+  // Parse errors read "Parse error on line 3:\n<excerpt>\n---^\nExpecting ..., got ...".
+  const expecting = rest.find((l) => l.startsWith('Expecting'));
+  return expecting ? `${first} ${expecting}` : (first ?? message);
+}
+
+/** Parses a template file's source, raising {@link TemplateDirectoryError} naming the file and line. */
+export function parseTemplate(file: string, source: string): Program {
+  try {
+    return Handlebars.parse(source);
+  } catch (error) {
+    throw new TemplateDirectoryError(file, `does not compile: ${reasonOf(error)}`, 'file');
+  }
+}
+
+/** Partial names a template refers to with `{{> name}}` (dynamic partial names are skipped). */
+export function referencedPartials(program: Program): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n);
+      return;
+    }
+    const n = node as { type?: string; name?: { type?: string; original?: unknown } };
+    if (
+      (n.type === 'PartialStatement' || n.type === 'PartialBlockStatement') &&
+      n.name?.type === 'PathExpression' &&
+      typeof n.name.original === 'string'
+    ) {
+      names.add(n.name.original);
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'loc') visit(value);
+  };
+  visit(program);
+  return names;
+}
+
+/** A parsed template file: its path, source and syntax tree. */
+export interface ParsedTemplate {
+  file: string;
+  source: string;
+  program: Program;
+}
+
+/** The layout and partials of resolved template files, parsed, with every `{{> name}}` resolvable. */
+export interface ParsedTemplates {
+  layout: ParsedTemplate;
+  partials: Map<string, ParsedTemplate>;
+  /** The concatenated style sheets, in name order. */
+  styles: string;
+}
+
+/**
+ * Reads and parses the files a render of `templateDirs` uses, raising {@link TemplateDirectoryError}
+ * naming the file for one that cannot be read, does not parse or names a partial that does not exist.
+ */
+export function loadTemplates(templateDirs: ReadonlyArray<string>): ParsedTemplates {
+  const files = resolveTemplateFiles(templateDirs);
+  const styles = [...files.styles.values()].map(readTemplateFile).join('\n');
+  const parse = (file: string): ParsedTemplate => {
+    const source = readTemplateFile(file);
+    return { file, source, program: parseTemplate(file, source) };
+  };
+  const layout = parse(files.layout);
+  const partials = new Map([...files.partials].map(([name, file]) => [name, parse(file)]));
+  for (const t of [layout, ...partials.values()]) {
+    for (const name of referencedPartials(t.program)) {
+      if (name !== '@partial-block' && !partials.has(name)) {
+        throw new TemplateDirectoryError(
+          t.file,
+          `refers to partial "${name}", which no template directory has`,
+          'file',
+        );
+      }
+    }
+  }
+  return { layout, partials, styles };
+}
+
+/**
+ * Checks the template directories a render would use: reads every file the render would read (the
+ * winning layout, partials and styles, built-in or overridden) and compiles each Handlebars file,
+ * so a CLI can refuse a broken directory before fetching anything.
+ *
+ * @throws TemplateDirectoryError naming the directory or the file (with the parse error and line).
+ * @example
+ * await validateTemplateDirs(['./my-templates']);
+ */
+export async function validateTemplateDirs(templateDirs: string[]): Promise<void> {
+  const templates = loadTemplates(templateDirs);
+  for (const t of [templates.layout, ...templates.partials.values()]) {
+    try {
+      Handlebars.precompile(t.program, COMPILE_OPTIONS);
+    } catch (error) {
+      throw new TemplateDirectoryError(t.file, `does not compile: ${reasonOf(error)}`, 'file');
+    }
+  }
+}
