@@ -1,11 +1,13 @@
 /**
- * Samples the summed resident memory of a process's descendants (Chromium's browser, GPU and
- * renderer processes) from /proc, since `process.resourceUsage()` counts only the process itself.
- * On systems without /proc the peak stays 0.
+ * Samples the summed memory of a process's descendants (Chromium's browser, GPU and renderer
+ * processes) from /proc, since `process.resourceUsage()` counts only the process itself. Each process
+ * counts its proportional set size (PSS: shared pages split among the processes sharing them), so
+ * the sum is what Chromium really occupies; summed RSS counts its shared libraries once per process.
+ * Where smaps_rollup cannot be read the RSS is used; on systems without /proc the peak stays 0.
  */
 import { readdir, readFile } from 'node:fs/promises';
 
-/** Parent pid and RSS (kB) of every process, from /proc. */
+/** Parent pid and PSS (or else RSS) in kB of every process, from /proc. */
 async function processTable(): Promise<Map<number, { ppid: number; rssKb: number }>> {
   const table = new Map<number, { ppid: number; rssKb: number }>();
   let entries: string[];
@@ -21,7 +23,9 @@ async function processTable(): Promise<Map<number, { ppid: number; rssKb: number
         try {
           const status = await readFile(`/proc/${e}/status`, 'utf8');
           const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
-          const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+          const rollup = await readFile(`/proc/${e}/smaps_rollup`, 'utf8').catch(() => '');
+          const pss = /^Pss:\s+(\d+)/m.exec(rollup)?.[1];
+          const rssKb = Number(pss ?? /^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
           table.set(Number(e), { ppid, rssKb });
         } catch {
           // The process ended while we looked.
@@ -31,7 +35,7 @@ async function processTable(): Promise<Map<number, { ppid: number; rssKb: number
   return table;
 }
 
-/** Summed RSS in kB of the descendants of `root` in a process table. */
+/** Summed memory in kB of the descendants of `root` in a process table. */
 export function descendantsRssKb(
   table: ReadonlyMap<number, { ppid: number; rssKb: number }>,
   root: number,

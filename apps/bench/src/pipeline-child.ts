@@ -1,13 +1,14 @@
 /**
  * Child process: runs the monthly report once, stage by stage, against a running emulator and sends
  * one {@link StageResult} per stage (wall, CPU, requests, bytes, rows, peak RSS of this process).
- * The stages are the CLI's own functions in the CLI's order (fetch, snapshot, compute, HTML, PDF, XLSX).
+ * The stages are the CLI's own functions in the CLI's order (fetch, snapshot, compute, HTML, PDF, XLSX),
+ * with the CLI's warm-up: the renderer loads and Chromium starts during the fetch.
  * argv[2]: JSON `{ baseUrl, apiKey, month, today, outDir, concurrency, skip? }`.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { comparisonPeriod, monthPeriod, OrgClient, type Snapshot } from '@orgreport/api-core';
-import { fetchSnapshot, writeSnapshot } from '@orgreport/cli';
+import { fetchSnapshot, warmUpRendering, writeSnapshot } from '@orgreport/cli';
 import { buildReportModel, type ReportModel } from '@orgreport/metrics';
 import { descendantsPeakRssMb } from './descendants-rss.ts';
 import { cpuMsOf, maxRssMb, send } from './process-stats.ts';
@@ -78,6 +79,11 @@ async function fileSize(path: string): Promise<number> {
   return (await stat(path)).size;
 }
 
+// As `orgreport monthly` does: the renderer loads and Chromium starts while the month is fetched.
+const warmup = warmUpRendering(
+  new Set(['html', ...(['pdf', 'xlsx'] as const).filter((f) => !skip.has(f))] as const),
+);
+
 const recorder = new RequestRecorder();
 const client = new OrgClient({
   apiKey: spec.apiKey,
@@ -125,7 +131,7 @@ const model: ReportModel = await stage('compute', async () => {
   return { value, measured: { requests: 0, bytes: 0, rows: value.users.length } };
 });
 
-const render = await import('@orgreport/render');
+const render = await warmup.render();
 const html = await stage('html', async () => {
   const value = await render.renderHtml(model);
   return { value, measured: { requests: 0, bytes: Buffer.byteLength(value), rows: model.users.length } };
@@ -136,7 +142,7 @@ else {
   await stage('pdf', async () => {
     // Chromium runs in processes of its own: sample their memory while the stage runs.
     const sampler = descendantsPeakRssMb(process.pid, 250);
-    const pdf = await render.createPdfRenderer();
+    const pdf = await warmup.pdf();
     try {
       const title = render.reportTitle(model);
       const bytes = await pdf.render(html, {
@@ -158,7 +164,7 @@ else {
         },
       };
     } finally {
-      await pdf.close();
+      await warmup.close();
       await sampler.stop();
     }
   });

@@ -55,7 +55,7 @@ export interface StageResult {
   rows: number;
   /** `process.resourceUsage().maxRSS` after the stage, in MB (a high-water mark of the whole process). */
   maxRssMb: number;
-  /** Peak of the summed RSS of this process's child processes during the stage (Chromium), in MB. */
+  /** Peak of the summed PSS of this process's child processes during the stage (Chromium), in MB. */
   childPeakRssMb?: number;
   /** Why the stage did not run, if it did not. */
   skipped?: string;

@@ -58,7 +58,7 @@ export function stageTable(result: CaseResult): string {
     s.requests ? String(s.requests) : '',
     s.bytes ? formatBytes(s.bytes) : '',
     s.rows ? s.rows.toLocaleString('en-US') : '',
-    `${Math.round(s.maxRssMb)} MB${s.childPeakRssMb ? ` (+${Math.round(s.childPeakRssMb)} MB Chromium)` : ''}`,
+    `${Math.round(s.maxRssMb)} MB${s.childPeakRssMb ? ` (+${Math.round(s.childPeakRssMb)} MB Chromium PSS)` : ''}`,
   ]);
   const total = result.stages.reduce((a, s) => a + s.wallMs, 0);
   rows.push(['stages total', formatMs(total), '', '', '', '', '']);

@@ -12,6 +12,7 @@ export {
 export { AuthError, CliError, EXIT, type ExitCode, UsageError } from './errors.ts';
 export type { CliIo, TextOut } from './io.ts';
 export { createProgram } from './program.ts';
+export { type RenderWarmup, warmUpRendering } from './report/warmup.ts';
 export {
   type FetchProgress,
   type FetchSnapshotOptions,

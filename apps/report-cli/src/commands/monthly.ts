@@ -2,7 +2,8 @@
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { checkDelivery, checkTemplates, summary } from '../report/checks.ts';
-import { produceReport } from '../report/produce.ts';
+import { type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
+import { warmUpRendering } from '../report/warmup.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
@@ -16,13 +17,21 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   reportPeriod(options, config); // a bad month fails before anything starts
   checkDelivery(config);
   await checkTemplates(config); // a broken template fails before anything is fetched
-  const snapshot = await acquireSnapshot(options, config, reporter, ctx);
-  const result = await produceReport(snapshot, {
-    config,
-    reporter,
-    includeSnapshot: true,
-    attachXlsx: options.attachXlsx,
-  });
+  // The renderer loads and Chromium starts while the month is fetched.
+  const warmup = warmUpRendering(reportFormats(config, options.attachXlsx));
+  let result: ProduceResult;
+  try {
+    const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+    result = await produceReport(snapshot, {
+      config,
+      reporter,
+      includeSnapshot: true,
+      attachXlsx: options.attachXlsx,
+      warmup,
+    });
+  } finally {
+    await warmup.close();
+  }
   if (reporter.enabled('info'))
     ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
 }

@@ -1,7 +1,7 @@
 /**
  * From a snapshot to delivered files: compute the report model, render the chosen formats into an
  * {@link OutputSet} (so they appear together or not at all), then mail them when asked.
- * Metrics and the renderer (Puppeteer, ExcelJS) are loaded only here.
+ * Metrics and the renderer (Puppeteer, ExcelJS) are loaded only here or by a {@link RenderWarmup}.
  */
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -13,6 +13,7 @@ import { composeMail, sendMail } from '../mail/send.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import { writeSnapshot } from '../snapshot/store.ts';
+import { type RenderWarmup, warmUpRendering } from './warmup.ts';
 
 export interface ProduceOptions {
   config: Config;
@@ -21,6 +22,11 @@ export interface ProduceOptions {
   includeSnapshot: boolean;
   /** Attach the workbook to the mail as well as the PDF. */
   attachXlsx?: boolean;
+  /**
+   * The renderer and Chromium, started by the caller before it fetched (see {@link warmUpRendering}
+   * and {@link reportFormats}); the caller closes it. Without one, the report starts its own.
+   */
+  warmup?: RenderWarmup;
 }
 
 /** What a run produced. */
@@ -50,6 +56,16 @@ export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period
 }
 
 type RenderModule = typeof import('@orgreport/render');
+
+/** The formats a run renders: the configured ones, plus what the mail carries. */
+export function reportFormats(config: Config, attachXlsx = false): Set<ReportFormat> {
+  const formats = new Set<ReportFormat>(config.formats);
+  const mailing = config.mailTo.length > 0;
+  // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.
+  if (mailing) formats.add('pdf');
+  if (mailing && attachXlsx) formats.add('xlsx');
+  return formats;
+}
 
 /** Renders the HTML; a template directory the renderer cannot use is an input error (exit 2). */
 async function renderHtmlChecked(
@@ -109,13 +125,14 @@ async function writeFormats(
   outputs: OutputSet,
   config: Config,
   reporter: Reporter,
+  warmup: RenderWarmup,
 ): Promise<string[]> {
   const warnings: string[] = [];
   const base = reportBaseName(model);
   if (formats.has('json'))
     await writeFile(outputs.file(`${base}.json`), `${JSON.stringify(model, null, 2)}\n`);
   if (!formats.has('html') && !formats.has('pdf') && !formats.has('xlsx')) return warnings;
-  const render = await import('@orgreport/render');
+  const render = await warmup.render();
   if (formats.has('html') || formats.has('pdf')) {
     const stage = reporter.stage('html');
     const html = await renderHtmlChecked(render, model, config.templates);
@@ -123,8 +140,8 @@ async function writeFormats(
     stage.done(formatBytes(Buffer.byteLength(html)));
     if (formats.has('pdf')) {
       const pdfStage = reporter.stage('pdf');
-      pdfStage.update('starting Chromium');
-      const pdf = await render.createPdfRenderer();
+      pdfStage.update('waiting for Chromium');
+      const pdf = await warmup.pdf();
       try {
         const bytes = await pdf.render(html, {
           title: render.reportTitle(model),
@@ -140,7 +157,7 @@ async function writeFormats(
           warnings.push(warning);
         }
       } finally {
-        await pdf.close();
+        await warmup.close(); // frees Chromium's memory before the workbook
       }
     }
   }
@@ -186,11 +203,10 @@ async function deliver(
  */
 export async function produceReport(snapshot: Snapshot, options: ProduceOptions): Promise<ProduceResult> {
   const { config, reporter } = options;
-  const formats = new Set<ReportFormat>(config.formats);
+  const formats = reportFormats(config, options.attachXlsx);
   const mailing = config.mailTo.length > 0;
-  // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.
-  if (mailing) formats.add('pdf');
-  if (mailing && options.attachXlsx) formats.add('xlsx');
+  // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
+  const warmup = options.warmup ?? warmUpRendering(formats);
 
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;
@@ -203,11 +219,13 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
       stage.done(`${Object.keys(manifest.checksums).length} files`);
     }
     model = await computeModel(snapshot, config, reporter);
-    warnings = await writeFormats(model, formats, outputs, config, reporter);
+    warnings = await writeFormats(model, formats, outputs, config, reporter, warmup);
     files = await outputs.commit();
   } catch (error) {
     await outputs.abort();
     throw error;
+  } finally {
+    if (!options.warmup) await warmup.close();
   }
   const mailedTo = mailing ? await deliver(model, files, options) : [];
   return { model, files, mailedTo, warnings };

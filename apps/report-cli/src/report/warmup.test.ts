@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { warmUpRendering } from './warmup.ts';
+
+describe('warmUpRendering', () => {
+  it('starts Chromium at once when a PDF is due, hands out that one browser, and closes it', async () => {
+    const warmup = warmUpRendering(new Set(['pdf']));
+    const first = await warmup.pdf();
+    expect(await warmup.pdf()).toBe(first);
+    const bytes = await first.render('<p>warm</p>', {
+      title: 't',
+      author: 'a',
+      headerText: 'h',
+      footerText: 'f',
+    });
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    await warmup.close();
+    await warmup.close(); // a second close is harmless
+    await expect(
+      first.render('<p>x</p>', { title: 't', author: 'a', headerText: 'h', footerText: 'f' }),
+    ).rejects.toThrow();
+  }, 60_000);
+
+  it('reports a Chromium that cannot start where the PDF is awaited, not as an unhandled rejection', async () => {
+    const warmup = warmUpRendering(new Set(['pdf', 'xlsx']), { executablePath: '/nonexistent/chromium' });
+    // Let the failed start settle before anyone awaits it: vitest fails the run on an unhandled rejection.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(warmup.pdf()).rejects.toThrow(/nonexistent\/chromium/);
+    await warmup.close();
+    expect(typeof (await warmup.render()).writeWorkbook).toBe('function');
+  });
+
+  it('starts no browser for formats without a PDF', async () => {
+    const warmup = warmUpRendering(new Set(['json']), { executablePath: '/nonexistent/chromium' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await warmup.close(); // nothing started, nothing to close
+    await expect(warmup.pdf()).rejects.toThrow(/nonexistent\/chromium/); // started only when asked
+  });
+});
