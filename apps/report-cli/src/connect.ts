@@ -4,7 +4,7 @@
  */
 import type { OrgClient } from '@orgreport/api-core';
 import type { EmulatorOptions, RunningEmulator } from '@orgreport/emulator';
-import { type Config, requireConnection } from './config/config.ts';
+import { type Config, DEFAULT_CLI_MAX_RETRIES, requireConnection } from './config/config.ts';
 import type { CommandContext } from './context.ts';
 import { UsageError } from './errors.ts';
 import type { Reporter } from './reporter.ts';
@@ -37,9 +37,9 @@ export interface Connection {
 /** Seed of the demo organization: every demo run shows the same organization. */
 export const DEMO_SEED = 1;
 
-/** The configured retry budget, when one is set (the client's default otherwise). */
-function retrySetting(config: Config): { maxRetries?: number } {
-  return config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries };
+/** The configured retry budget, else the CLI's default (above the client library's). */
+function retrySetting(config: Config): { maxRetries: number } {
+  return { maxRetries: config.maxRetries ?? DEFAULT_CLI_MAX_RETRIES };
 }
 
 /**

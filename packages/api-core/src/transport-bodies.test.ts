@@ -71,12 +71,12 @@ describe('a 200 response with a broken body', () => {
     const err = await p;
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect(err).not.toBeInstanceOf(ResponseValidationError);
-    expect(calls).toHaveLength(5); // first try + default 4 retries
+    expect(calls).toHaveLength(3); // first try + default 2 retries
     expect(err.operation).toBe('analytics.tokens');
     expect(err.message).toContain('analytics.tokens');
     expect(err.message).toContain('/api/v1/analytics/tokens');
     expect(err.message).toContain('not valid JSON');
-    expect(err.message).toContain('attempt 5');
+    expect(err.message).toContain('attempt 3');
     expect(err.message).toContain('req_7');
     expect(err.message).not.toContain(truncated.slice(0, 20));
   });

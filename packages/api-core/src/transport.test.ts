@@ -147,13 +147,25 @@ describe('retries', () => {
     }
   });
 
-  it('gives up after maxRetries (default 4) with the last error', async () => {
+  it('gives up after maxRetries (default 2) with the last error', async () => {
     const { client, calls } = stubClient([{ status: 500, body: { title: 'Internal' } }]);
     const p = client.computers.list();
     const settled = expect(p).rejects.toBeInstanceOf(InternalServerError);
     await vi.advanceTimersByTimeAsync(499); // first retry due at <= 500 ms
     expect(calls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1000); // second retry due at <= 1000 ms later
+    expect(calls).toHaveLength(3);
+    await settled;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toHaveLength(3);
+    expect(client.stats).toMatchObject({ requests: 3, retries: 2, failures: 1 });
+  });
+
+  it('retries with backoff 0.5 s x 2^n up to maxRetries', async () => {
+    const { client, calls } = stubClient([{ status: 500, body: { title: 'Internal' } }], { maxRetries: 4 });
+    const p = client.computers.list();
+    const settled = expect(p).rejects.toBeInstanceOf(InternalServerError);
+    await vi.advanceTimersByTimeAsync(499 + 1000); // <= 0.5 s, then <= 1 s
     expect(calls).toHaveLength(3);
     await vi.advanceTimersByTimeAsync(2000 + 4000); // then <= 2 s and <= 4 s
     await settled;

@@ -40,6 +40,13 @@ describe('formatValue', () => {
     expect(formatValue(0.05, 'deltaDecimal')).toBe('+0.05');
   });
 
+  it('shows differences of shares in percentage points, not as a relative change', () => {
+    expect(formatValue(0.7 - 0.65, 'points')).toBe('+5.0 pp');
+    expect(formatValue(-0.0125, 'points')).toBe('-1.3 pp');
+    expect(formatValue(0, 'points')).toBe('0.0 pp');
+    expect(EXCEL_FORMATS.points).toBe('+#,##0.0 "pp";-#,##0.0 "pp";0.0 "pp"');
+  });
+
   it('reads n/a for null, undefined and non-finite values, never 0 or Infinity', () => {
     for (const kind of Object.keys(EXCEL_FORMATS) as Array<keyof typeof EXCEL_FORMATS>) {
       expect(formatValue(null, kind)).toBe('n/a');

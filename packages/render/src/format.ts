@@ -15,6 +15,12 @@ export type ValueKind =
   | 'share'
   /** A relative change shown as a signed percentage (`+4.2%`, `-0.5%`). */
   | 'change'
+  /**
+   * A difference of two shares in percentage points (`+5.0 pp`), given as a fraction (0.05) like
+   * the shares; the workbook stores it in points (5.0), since a number format cannot scale by 100
+   * without showing `%`.
+   */
+  | 'points'
   /** A signed whole-number difference (`+3`, `-12`). */
   | 'delta'
   /** A signed difference of two decimals (`+0.05`). */
@@ -28,6 +34,7 @@ export const EXCEL_FORMATS: Readonly<Record<ValueKind, string>> = {
   decimal: '#,##0.00',
   share: '#,##0.0%',
   change: '+#,##0.0%;-#,##0.0%;0.0%',
+  points: '+#,##0.0 "pp";-#,##0.0 "pp";0.0 "pp"',
   delta: '+#,##0;-#,##0;0',
   deltaDecimal: '+#,##0.00;-#,##0.00;0.00',
   level: '0',
@@ -84,6 +91,8 @@ export function formatValue(value: number | null | undefined, kind: ValueKind): 
       return grouped(excelPrecision(value * 100), 1) + '%';
     case 'change':
       return signed(excelPrecision(value * 100), 1, '%');
+    case 'points':
+      return signed(excelPrecision(value * 100), 1, ' pp');
     case 'delta':
       return signed(excelPrecision(value), 0, '');
     case 'deltaDecimal':

@@ -65,6 +65,7 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
     dec: (v) => formatValue(num(v), 'decimal'),
     pct: (v) => formatValue(num(v), 'share'),
     signedPct: (v) => formatValue(num(v), 'change'),
+    signedPoints: (v) => formatValue(num(v), 'points'),
     levelNumber: (v) => formatValue(num(v), 'level'),
     money: (v, ...rest) => {
       const opts = rest[rest.length - 1] as HelperOptions;

@@ -36,7 +36,7 @@ export interface Config {
   organizationName?: string;
   pricePerCredit?: number;
   currency?: string;
-  /** Retries of a failed idempotent request (0..10); undefined: the client's default. */
+  /** Retries of a failed idempotent request (0..10); undefined: {@link DEFAULT_CLI_MAX_RETRIES}. */
   maxRetries?: number;
   /** The day the run considers today (UTC): `--today` or the clock's. */
   today: IsoDate;
@@ -87,6 +87,12 @@ const nonEmpty = z.string().trim().min(1, 'must not be empty');
 const formats = z
   .array(z.enum(REPORT_FORMATS, `expected formats among ${REPORT_FORMATS.join(', ')}`))
   .min(1, 'expected at least one format');
+
+/**
+ * Retries of a failed request when no setting asks otherwise: more than the client library's 2,
+ * because a monthly run is unattended and a failure means no report.
+ */
+export const DEFAULT_CLI_MAX_RETRIES = 4;
 
 /** The most retries a setting may ask for: with 8 s backoff steps, 10 already wait over a minute per request. */
 export const MAX_RETRIES_LIMIT = 10;

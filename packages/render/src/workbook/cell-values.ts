@@ -35,6 +35,11 @@ export function finiteOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** A difference of shares (0.05) in percentage points (5), rounded off the binary noise of x100. */
+export function excelPoints(fraction: number): number {
+  return Number((fraction * 100).toPrecision(15));
+}
+
 /** An ISO 8601 instant as the Date ExcelJS stores as an Excel date-time (UTC); null when not an instant. */
 export function excelDateTime(instant: string | null | undefined): Date | null {
   if (!instant) return null;

@@ -11,7 +11,7 @@ import {
   EXCEL_FORMATS,
   type ValueKind,
 } from '../format.ts';
-import { excelDate, excelDateTime, finiteOrNull, inertText } from './cell-values.ts';
+import { excelDate, excelDateTime, excelPoints, finiteOrNull, inertText } from './cell-values.ts';
 import type { SheetNames } from './sheet-names.ts';
 
 /** The most rows an Excel sheet holds, header included. */
@@ -70,6 +70,10 @@ export function cellValue(raw: unknown, kind: ColumnKind): ExcelJS.CellValue {
       return typeof raw === 'string' ? excelDateTime(raw) : null;
     case 'boolean':
       return typeof raw === 'boolean' ? raw : null;
+    case 'points': {
+      const fraction = finiteOrNull(raw);
+      return fraction === null ? null : excelPoints(fraction);
+    }
     default:
       return finiteOrNull(raw);
   }

@@ -193,7 +193,7 @@ export function readinessColumns(): ColumnSpec<ReadinessRepoRow>[] {
     field('level', 'level'),
     field('score', 'share'),
     field('previous_score', 'share'),
-    field('trend', 'change'),
+    field('trend', 'points'),
     field('report_id', 'text'),
     field('created_at', 'datetime'),
   ];

@@ -181,6 +181,17 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(dormant[1]!.created_at!.value).toBeNull();
   });
 
+  it('holds readiness trends in percentage points with a "pp" format, and no trend as an empty cell', () => {
+    const repos = records(sheet(sheets, 'Readiness'));
+    const withTrend = model.readiness.repos.findIndex((r) => r.trend === 0.125);
+    const withoutTrend = model.readiness.repos.findIndex((r) => r.trend === null);
+    expect(repos[withTrend]!.trend!.type).toBe('n');
+    expect(repos[withTrend]!.trend!.value).toBe(12.5);
+    expect(repos[withTrend]!.trend!.format).toBe('+#,##0.0 "pp";-#,##0.0 "pp";0.0 "pp"');
+    expect(repos[withTrend]!.score!.format).toBe('#,##0.0%');
+    expect(repos[withoutTrend]!.trend!.value).toBeNull();
+  });
+
   it('fits column widths between a minimum and a maximum', () => {
     const users = sheet(sheets, 'Users');
     expect(users.widths.B).toBe(60); // the 10,000-character e-mail is capped
