@@ -69,7 +69,7 @@ export const DEFINITIONS: readonly Definition[] = [
   {
     id: 'readiness_score',
     term: 'Readiness scores',
-    text: 'Criterion score = numerator / denominator. An evaluation without a numerator is skipped (left out of every score, counted as skipped); one with a denominator below 1, a negative numerator or a numerator above the denominator is invalid (excluded and listed under data quality). A criterion passes when numerator = denominator. Report score = mean of its criterion scores. A repository\u2019s score = that of its latest report created on or before the period\u2019s last day; trend = that score minus the score of its latest report on or before the comparison period\u2019s last day. Org score = mean of the repositories\u2019 scores. Weakest criteria = criteria ordered by their mean score across the repositories\u2019 latest reports.',
+    text: 'Criterion score = numerator / denominator. An evaluation without a numerator is skipped (left out of every score, counted as skipped); one with a denominator below 1, a negative numerator or a numerator above the denominator is invalid (excluded and listed under data quality). A criterion passes when numerator = denominator. Report score = mean of its criterion scores. A repository\u2019s score = that of its latest report created on or before the period\u2019s last day; trend = that score minus the score of its latest report on or before the comparison period\u2019s last day, in percentage points. Org score = mean of the repositories\u2019 scores. Weakest criteria = criteria ordered by their mean score across the repositories\u2019 latest reports.',
   },
   { id: 'readiness_level', term: 'Readiness levels', text: READINESS_LEVEL_RULE },
   {
