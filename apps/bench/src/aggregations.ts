@@ -10,24 +10,10 @@
  * A row is active when it has tool calls, messages or sessions (as in @orgreport/metrics).
  * Each result is reduced to a digest (groups, sum of all numbers) so both floors can be compared.
  */
-import type { DayRange, UserDayColumns } from '@orgreport/api-core';
+import { type DayRange, USER_DAY_SUMS, type UserDayColumns } from '@orgreport/api-core';
 
 /** The counters summed per user and per day. */
-export const SUMMED_COLUMNS = [
-  'billable_tokens',
-  'tool_calls',
-  'sessions',
-  'messages',
-  'user_messages',
-  'files_created',
-  'files_edited',
-  'git_commits',
-  'git_prs_created',
-  'mcp_calls',
-  'skill_calls',
-  'slash_commands',
-  'hooks',
-] as const;
+export const SUMMED_COLUMNS = USER_DAY_SUMS;
 
 export const AGGREGATIONS = ['perUser', 'perDay', 'perWeek', 'perUserModel', 'perUserLevel'] as const;
 export type AggregationName = (typeof AGGREGATIONS)[number];

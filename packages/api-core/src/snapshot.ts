@@ -73,6 +73,23 @@ export const USER_DAY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof UserDay>;
 export type UserDayColumn = (typeof USER_DAY_COLUMNS)[number];
 
+/** The additive counters of a user-day that reports sum per user, day and week. */
+export const USER_DAY_SUMS = [
+  'billable_tokens',
+  'tool_calls',
+  'sessions',
+  'messages',
+  'user_messages',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+] as const satisfies ReadonlyArray<UserDayColumn>;
+
 /** `/users` rows held as one array per field (the form arquero reads without copying). */
 export type UserDayColumns = { [K in UserDayColumn]: Array<UserDay[K]> };
 

@@ -3,7 +3,7 @@
  * user, ISO week and delegation level, with every additive field summed.
  */
 
-import { toEpochDay } from '@orgreport/api-core';
+import { toEpochDay, USER_DAY_SUMS } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import type { Row } from './span.ts';
 import { sumBy } from './sum-by.ts';
@@ -13,21 +13,7 @@ import { isoWeekNumber } from './user-days.ts';
 export const WEEK_SLOTS = 8;
 
 /** Additive `/users` fields carried through the aggregation. */
-export const USER_SUMMED = [
-  'billable_tokens',
-  'tool_calls',
-  'sessions',
-  'messages',
-  'user_messages',
-  'files_created',
-  'files_edited',
-  'git_commits',
-  'git_prs_created',
-  'mcp_calls',
-  'skill_calls',
-  'slash_commands',
-  'hooks',
-] as const;
+export const USER_SUMMED = USER_DAY_SUMS;
 
 /**
  * Aggregates encoded rows (see `encodeUserDays`) to one row per `uid`, `week` and `lvl`, with
