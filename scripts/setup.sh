@@ -25,20 +25,23 @@ hash -r
 
 # System packages: Chromium renders the PDF; fonts make it readable; poppler and openpyxl check outputs in tests.
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+# ORGREPORT_CHROMIUM names another Chromium or Chrome binary; else Debian's package is used.
+chromium=${ORGREPORT_CHROMIUM:-/usr/bin/chromium}
+[ -n "${ORGREPORT_CHROMIUM:-}" ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -f /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf ] || missing+=(fonts-noto-core)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
 command -v qpdf >/dev/null || missing+=(qpdf)
 /usr/bin/python3 -c 'import openpyxl' 2>/dev/null || missing+=(python3-openpyxl)
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  # As root, or through sudo when it needs no password (CI runners); otherwise say what to run.
+  if [ "$(id -u)" = 0 ]; then as_root=(env); elif sudo -n true 2>/dev/null; then as_root=(sudo -n env); else as_root=(); fi
+  if [ ${#as_root[@]} -gt 0 ] && command -v apt-get >/dev/null; then
     say "installing ${missing[*]} from apt"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    fail "missing system packages; run: sudo apt-get install -y ${missing[*]}"
+    fail "missing system packages; run: sudo apt-get install -y ${missing[*]} (then run this script again)"
   fi
 fi
 
@@ -46,6 +49,6 @@ say "installing dependencies (pnpm install --frozen-lockfile)"
 pnpm install --frozen-lockfile --reporter=silent
 
 # Check the result.
-/usr/bin/chromium --version >/dev/null 2>&1 || fail "/usr/bin/chromium does not start"
+"$chromium" --version >/dev/null 2>&1 || fail "$chromium does not start (set ORGREPORT_CHROMIUM to a working Chromium)"
 pnpm exec orgreport --version >/dev/null || fail "the orgreport command does not run"
-say "ready: pnpm $(pnpm --version), $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+say "ready: pnpm $(pnpm --version), $("$chromium" --version 2>/dev/null | head -1)"

@@ -182,6 +182,16 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   },
   {
     kind: 'config value',
+    input: '`ORGREPORT_CHROMIUM` naming no file, with a PDF to print (checked before connecting)',
+    argv: ['monthly', '--out', '$DIR/out', '--formats', 'pdf'],
+    env: { ORGREPORT_CHROMIUM: '$DIR/no-chromium' },
+    connect: false,
+    message:
+      'no-chromium (ENOENT) to print the PDF: install it (bash scripts/setup.sh, or apt-get install chromium)',
+    exitCode: 2,
+  },
+  {
+    kind: 'config value',
     input: 'no API key at all',
     argv: monthly(),
     env: { ORGREPORT_API_KEY: '' },

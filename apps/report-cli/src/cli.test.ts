@@ -78,6 +78,14 @@ describe('orgreport hook', () => {
     await expect(readFile(log, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
+  it('exits 1, not 2, on a mistyped hook record command line too; other commands keep 2', async () => {
+    const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: '/tmp/never-written.jsonl' } });
+    expect(await run(['hook', 'record', '--bogus'], io)).toBe(1);
+    expect(io.err()).toContain("unknown option '--bogus'");
+    expect(await run(['hook', 'record', 'extra'], memoryIo())).toBe(1);
+    expect(await run(['hook', 'config', '--bogus'], memoryIo())).toBe(2);
+  });
+
   it('does not hang when stdin never ends', async () => {
     const io = memoryIo({ env: { ORGREPORT_HOOK_LOG: '/tmp/never-written.jsonl' } });
     io.stdin.write('{');

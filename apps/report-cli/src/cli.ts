@@ -27,7 +27,10 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed its message (or the help); help and version end with code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      // Some agents read a hook's exit code 2 as "block the agent": a mistyped hook command line
+      // must not block every tool call, so `hook record` fails with 1 like its other failures.
+      return argv[0] === 'hook' && argv[1] === 'record' ? EXIT.failure : EXIT.usage;
     }
     const secrets = [...ctx.secrets];
     const { scrubText } = await import('@orgreport/api-core/redact');

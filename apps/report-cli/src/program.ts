@@ -18,7 +18,7 @@ Exit codes:
 Environment: ORGREPORT_API_KEY, ORGREPORT_BASE_URL, ORGREPORT_APP_URL, ORGREPORT_SMTP_URL,
 ORGREPORT_MAIL_FROM, ORGREPORT_MAIL_TO, ORGREPORT_LOG_LEVEL (error|warn|info|debug), ORGREPORT_HOOK_LOG,
 ORGREPORT_OUT_DIR, ORGREPORT_FORMATS, ORGREPORT_TEMPLATES, ORGREPORT_ORG_NAME, ORGREPORT_MAX_RETRIES,
-ORGREPORT_PRICE_PER_CREDIT, ORGREPORT_CURRENCY, ORGREPORT_CONFIG.
+ORGREPORT_PRICE_PER_CREDIT, ORGREPORT_CURRENCY, ORGREPORT_CHROMIUM, ORGREPORT_CONFIG.
 Flags win over the environment, which wins over the config file (--config).`;
 
 /** One API operation of `orgreport api <resource> <action>`. */
@@ -213,7 +213,7 @@ export function createProgram(ctx: CommandContext): Command {
   withFlags(
     limits
       .command('apply')
-      .description('set limits from a CSV or XLSX of email,limit (every row validated, batches of 100)')
+      .description('set limits from a CSV, JSON or XLSX of email,limit (every row validated, batches of 100)')
       .argument('<file>', 'a .csv, .json or .xlsx file'),
     ...CONNECTION,
   )

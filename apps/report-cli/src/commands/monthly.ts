@@ -1,7 +1,7 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkDelivery, checkTemplates, summary } from '../report/checks.ts';
+import { checkChromium, checkDelivery, checkTemplates, summary } from '../report/checks.ts';
 import { type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
 import { warmUpRendering } from '../report/warmup.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
@@ -16,9 +16,11 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   const { config, reporter } = setUp(options, ctx);
   reportPeriod(options, config); // a bad month fails before anything starts
   checkDelivery(config);
+  const formats = reportFormats(config, options.attachXlsx);
+  checkChromium(config, formats);
   await checkTemplates(config); // a broken template fails before anything is fetched
   // The renderer loads and Chromium starts while the month is fetched.
-  const warmup = warmUpRendering(reportFormats(config, options.attachXlsx));
+  const warmup = warmUpRendering(formats, { executablePath: config.chromium });
   let result: ProduceResult;
   try {
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);

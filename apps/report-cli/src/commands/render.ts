@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkDelivery, checkTemplates, summary } from '../report/checks.ts';
-import { produceReport } from '../report/produce.ts';
+import { checkChromium, checkDelivery, checkTemplates, summary } from '../report/checks.ts';
+import { produceReport, reportFormats } from '../report/produce.ts';
 import { readSnapshot } from '../snapshot/store.ts';
 
 export interface RenderOptions extends ConfigFlags {
@@ -17,6 +17,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   const started = performance.now();
   const { config, reporter } = setUp(options, ctx);
   checkDelivery(config);
+  checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config);
   const stage = reporter.stage('snapshot');
   const snapshot = await readSnapshot(resolve(ctx.io.cwd, options.snapshot));

@@ -117,6 +117,18 @@ describe('resolveConfig', () => {
   });
 });
 
+describe('chromium', () => {
+  it('is /usr/bin/chromium unless ORGREPORT_CHROMIUM or the config file names another, resolved like a path', () => {
+    const { path, dir } = configFile({ chromium: 'bin/chrome' });
+    expect(resolveConfig({}, { env: {}, now, cwd: '/' }).chromium).toBe('/usr/bin/chromium');
+    expect(resolveConfig({ config: path }, { env: {}, now, cwd: '/' }).chromium).toBe(
+      join(dir, 'bin/chrome'),
+    );
+    const env = { ORGREPORT_CHROMIUM: 'chrome' };
+    expect(resolveConfig({ config: path }, { env, now, cwd: '/opt' }).chromium).toBe('/opt/chrome');
+  });
+});
+
 describe('maxRetries', () => {
   it('takes --max-retries over ORGREPORT_MAX_RETRIES over the config file, and is unset by default', () => {
     const { path } = configFile({ maxRetries: 1 });

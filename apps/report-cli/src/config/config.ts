@@ -38,6 +38,8 @@ export interface Config {
   currency?: string;
   /** Retries of a failed idempotent request (0..10); undefined: {@link DEFAULT_CLI_MAX_RETRIES}. */
   maxRetries?: number;
+  /** The Chromium (or Chrome) binary that prints the PDF. */
+  chromium: string;
   /** The day the run considers today (UTC): `--today` or the clock's. */
   today: IsoDate;
   /** The clock every stage receives. */
@@ -94,6 +96,9 @@ const formats = z
  */
 export const DEFAULT_CLI_MAX_RETRIES = 4;
 
+/** Where Debian's and Ubuntu's apt packages put Chromium (`bash scripts/setup.sh` installs it). */
+export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
 /** The most retries a setting may ask for: with 8 s backoff steps, 10 already wait over a minute per request. */
 export const MAX_RETRIES_LIMIT = 10;
 // A whole number from a flag or variable (text) or the config file (a number).
@@ -122,6 +127,7 @@ export const configFileSchema = z.strictObject({
   organizationName: nonEmpty.optional(),
   pricePerCredit: z.number().positive('must be a positive number').optional(),
   maxRetries: retries.optional(),
+  chromium: nonEmpty.optional(),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR')
@@ -222,7 +228,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   }
   function path<K extends keyof ConfigFile>(
     flag: string | undefined,
-    flagName: string,
+    flagName: string | undefined,
     envName: string | undefined,
     key: K,
   ): string | undefined {
@@ -291,6 +297,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
       'currency',
     ),
     maxRetries: maxRetries ? check(retries, maxRetries.value, maxRetries.label) : undefined,
+    chromium: path(undefined, undefined, 'ORGREPORT_CHROMIUM', 'chromium') ?? DEFAULT_CHROMIUM,
     today,
     now,
     configFile,

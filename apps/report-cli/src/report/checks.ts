@@ -1,6 +1,6 @@
 /** Checks made before any work starts, so a run never fetches a month only to fail on a setting. */
 import { accessSync, constants, statSync } from 'node:fs';
-import type { Config } from '../config/config.ts';
+import type { Config, ReportFormat } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import type { CommittedOutput } from '../output/atomic.ts';
 import { formatBytes } from '../reporter.ts';
@@ -20,6 +20,22 @@ export function checkDelivery(config: Config): void {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       throw new UsageError(`--templates ${config.templates}: not a readable directory (${reason})`);
     }
+  }
+}
+
+/** Refuses a PDF run when the Chromium that prints it is not an executable file. */
+export function checkChromium(config: Config, formats: ReadonlySet<ReportFormat>): void {
+  if (!formats.has('pdf')) return;
+  try {
+    if (!statSync(config.chromium).isFile()) throw new Error('not a file');
+    accessSync(config.chromium, constants.X_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(
+      `no Chromium at ${config.chromium} (${reason}) to print the PDF: install it (bash scripts/setup.sh, ` +
+        'or apt-get install chromium), set ORGREPORT_CHROMIUM or "chromium" in the config file to a Chromium ' +
+        'or Chrome binary, or leave pdf out of --formats',
+    );
   }
 }
 

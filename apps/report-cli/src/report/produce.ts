@@ -206,7 +206,7 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   const formats = reportFormats(config, options.attachXlsx);
   const mailing = config.mailTo.length > 0;
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
-  const warmup = options.warmup ?? warmUpRendering(formats);
+  const warmup = options.warmup ?? warmUpRendering(formats, { executablePath: config.chromium });
 
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;
