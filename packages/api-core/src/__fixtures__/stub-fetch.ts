@@ -43,6 +43,9 @@ export function connectionReset(): Error {
  * `calls` records what was sent.
  */
 export function stubFetch(answers: StubAnswer[] | ((call: StubCall) => StubReply | Error)) {
+  if (Array.isArray(answers) && answers.length === 0) {
+    throw new TypeError('stubFetch needs at least one scripted answer');
+  }
   const calls: StubCall[] = [];
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const call: StubCall = {
@@ -52,11 +55,11 @@ export function stubFetch(answers: StubAnswer[] | ((call: StubCall) => StubReply
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
     };
     calls.push(call);
-    let answer: StubAnswer | undefined = Array.isArray(answers)
-      ? answers[Math.min(calls.length - 1, answers.length - 1)]
-      : answers;
+    // Never undefined: the list was checked to be non-empty above.
+    let answer = (
+      Array.isArray(answers) ? answers[Math.min(calls.length, answers.length) - 1] : answers
+    ) as StubAnswer;
     if (typeof answer === 'function') answer = answer(call);
-    if (!answer) throw new Error('stubFetch: no answer scripted');
     if (answer instanceof Error) throw answer;
     const reply = answer;
     if (reply.delayMs) await wait(reply.delayMs, init?.signal ?? undefined);
