@@ -1,3 +1,9 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-export default packageConfig();
+// `templates` checks template directories without loading the renderer's heavy dependencies.
+export default packageConfig({
+  entry: {
+    index: 'src/index.ts',
+    templates: 'src/templates-entry.ts',
+  },
+});

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as echarts from 'echarts';
+import { shortText } from './display-text.ts';
 
 /** Pixel size of a chart. */
 export interface ChartSize {
@@ -228,6 +229,5 @@ const RANKING_LABEL = 30;
 
 /** Shortens a chart label to `max` characters (default {@link MAX_LABEL}). */
 export function truncateLabel(label: string, max = MAX_LABEL): string {
-  const chars = Array.from(label);
-  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : label;
+  return shortText(label, max);
 }

@@ -68,7 +68,7 @@ function grouped(value: number, digits: number): string {
  * Excel rounds the value as written with 15 significant digits (1.005 shows as 1.01), while
  * JavaScript rounds the exact binary value (1.00499...); rounding to 15 digits first matches Excel.
  */
-function excelPrecision(value: number): number {
+export function excelPrecision(value: number): number {
   return Number(value.toPrecision(15));
 }
 
@@ -156,11 +156,8 @@ export function kindOfUnit(unit: FigureUnit): ValueKind {
   }
 }
 
-/**
- * The value kind of a headline figure, from its unit alone (the model's unit decides, never the id;
- * `id` is accepted for callers that pass whole figures).
- */
-export function kindOfFigure(figure: Pick<Figure, 'unit'> & { id?: string }): ValueKind {
+/** The value kind of a headline figure, from its unit alone (the model's unit decides, never the id). */
+export function kindOfFigure(figure: Pick<Figure, 'unit'>): ValueKind {
   return kindOfUnit(figure.unit);
 }
 

@@ -21,12 +21,15 @@ export interface RenderHtmlOptions {
 export async function renderHtml(model: ReportModel, options: RenderHtmlOptions = {}): Promise<string> {
   // Every file is read and parsed first, so a broken override is named before anything renders.
   const templates = loadTemplates(options.templateDirs ?? []);
+  const view = reportView(model);
   const hb = createReportEnvironment({
-    charts: reportCharts(model),
+    // Chart labels come from the same display-safe model as the text (bidi controls stripped).
+    charts: reportCharts(view.model),
     fontFaces: options.embedFonts === false ? '' : fontFaceCss(),
     styles: templates.styles,
   });
-  for (const [name, t] of templates.partials) hb.registerPartial(name, t.source);
+  for (const [name, t] of templates.partials)
+    hb.registerPartial(name, hb.compile(t.program, COMPILE_OPTIONS));
   const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
-  return layout(reportView(model));
+  return layout(view);
 }

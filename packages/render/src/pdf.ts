@@ -82,6 +82,7 @@ function withMetadata(html: string, options: PdfDocumentOptions): string {
 
 /** Starts Chromium and returns a renderer; call `close()` when done. */
 export async function createPdfRenderer(options: PdfRendererOptions = {}): Promise<PdfRenderer> {
+  const timeout = options.timeoutMs ?? 60_000;
   const userDataDir = await mkdtemp(join(tmpdir(), 'orgreport-chromium-'));
   const args = [...CHROMIUM_ARGS];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
@@ -92,14 +93,13 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
       headless: true,
       userDataDir,
       args,
-      timeout: options.timeoutMs ?? 60_000,
+      timeout,
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });
     throw error;
   }
   const blocked: string[] = [];
-  const timeout = options.timeoutMs ?? 60_000;
 
   return {
     blockedRequests: blocked,

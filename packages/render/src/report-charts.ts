@@ -3,7 +3,7 @@
  * `{{chart "name"}}`.
  */
 import type { ReportModel } from '@orgreport/metrics';
-import { barChart, lineChart, rankingChart, shareChart, truncateLabel } from './charts.ts';
+import { barChart, lineChart, rankingChart, shareChart } from './charts.ts';
 
 const AUTONOMY_LEVELS = [
   ['auto_high', 'auto high'],
@@ -46,11 +46,7 @@ export function reportCharts(model: ReportModel): Map<string, string> {
   if (model.credits.byModel.length > 0) {
     charts.set(
       'creditsByModel',
-      rankingChart(
-        model.credits.byModel
-          .slice(0, TOP)
-          .map((m) => ({ label: truncateLabel(m.model_id), value: m.credits })),
-      ),
+      rankingChart(model.credits.byModel.slice(0, TOP).map((m) => ({ label: m.model_id, value: m.credits }))),
     );
   }
   charts.set(
@@ -81,9 +77,7 @@ export function reportCharts(model: ReportModel): Map<string, string> {
   if (model.tools.top.length > 0) {
     charts.set(
       'topTools',
-      rankingChart(
-        model.tools.top.slice(0, TOP).map((t) => ({ label: truncateLabel(t.name), value: t.count })),
-      ),
+      rankingChart(model.tools.top.slice(0, TOP).map((t) => ({ label: t.name, value: t.count }))),
     );
   }
   charts.set(

@@ -43,7 +43,7 @@ export function checkChromium(config: Config, formats: ReadonlySet<ReportFormat>
  * Parses every file of the `--templates` directory the render would use (layout, partials, styles,
  * and the mail templates when mailing), so a broken template is an input error (exit 2) naming the
  * file, raised before anything is fetched.
- * The renderer is loaded only when a template directory is configured.
+ * Only the template checker is loaded, and only when a template directory is configured.
  */
 export async function checkTemplates(config: Config): Promise<void> {
   if (!config.templates) return;
@@ -51,7 +51,8 @@ export async function checkTemplates(config: Config): Promise<void> {
     const { checkMailTemplates } = await import('../mail/send.ts');
     await checkMailTemplates(config.templates);
   }
-  const { validateTemplateDirs, TemplateDirectoryError } = await import('@orgreport/render');
+  // The small subpath: the renderer itself (about a second to load) is not needed to check templates.
+  const { validateTemplateDirs, TemplateDirectoryError } = await import('@orgreport/render/templates');
   try {
     await validateTemplateDirs([config.templates]);
   } catch (error) {

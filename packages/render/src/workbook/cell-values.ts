@@ -4,6 +4,8 @@
  * the prefix Excel and LibreOffice themselves use for "this is text" (and that survives a CSV export).
  */
 
+import { excelPrecision } from '../format.ts';
+
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
 
 /** Longest text a cell holds (Excel's limit is 32,767 characters). */
@@ -37,7 +39,7 @@ export function finiteOrNull(value: unknown): number | null {
 
 /** A difference of shares (0.05) in percentage points (5), rounded off the binary noise of x100. */
 export function excelPoints(fraction: number): number {
-  return Number((fraction * 100).toPrecision(15));
+  return excelPrecision(fraction * 100);
 }
 
 /** An ISO 8601 instant as the Date ExcelJS stores as an Excel date-time (UTC); null when not an instant. */

@@ -103,7 +103,8 @@ function fittedWidths<Row>(columns: ReadonlyArray<ColumnSpec<Row>>, rows: Readon
   return widths.map((w) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w)));
 }
 
-function columnLetter(n: number): string {
+/** The letters of the n-th column (1 -> A, 27 -> AA). */
+export function columnLetter(n: number): string {
   let s = '';
   for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
   return s;

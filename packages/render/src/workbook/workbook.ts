@@ -5,7 +5,7 @@
 
 import type { DailyRow, ReportModel } from '@orgreport/metrics';
 import ExcelJS from 'exceljs';
-import { type DataSheetOptions, writeDataSheet } from './data-sheet.ts';
+import { columnLetter, type DataSheetOptions, writeDataSheet } from './data-sheet.ts';
 import { SheetNames } from './sheet-names.ts';
 import {
   type ControlSheetRow,
@@ -32,12 +32,6 @@ export interface WorkbookOptions {
   currency?: string;
   /** Rows per sheet including the header (tests only; Excel's limit applies otherwise). */
   maxRowsPerSheet?: number;
-}
-
-function columnLetter(n: number): string {
-  let s = '';
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
 }
 
 function toolRows(model: ReportModel): ToolSheetRow[] {

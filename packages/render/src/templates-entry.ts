@@ -1,0 +1,6 @@
+/**
+ * `@orgreport/render/templates`: checks template directories without loading the renderer (no
+ * ECharts, ExcelJS or Puppeteer), so a command can refuse a broken template before it starts work.
+ */
+export { validateTemplateDirs } from './template-compile.ts';
+export { TemplateDirectoryError } from './template-files.ts';
