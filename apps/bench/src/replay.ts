@@ -6,7 +6,7 @@
  * `/tokens`' per-user member while the body streams in: the report never uses it, and at 100k users
  * it is longer than the longest string V8 can parse.
  */
-import { dropJsonMembers } from '@orgreport/api-core';
+import { ConcurrencyLimiter, dropJsonMembers } from '@orgreport/api-core';
 import type { RecordedRequest } from './request-recorder.ts';
 
 /** Whether the client streams this URL's body without `by_user` (ungrouped `/tokens`). */
@@ -28,22 +28,6 @@ export interface ReplayResult {
   bytes: number;
 }
 
-/** A counting semaphore. */
-function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /** The requests grouped into chains by operation, in first-seen order. */
 export function chainsOf(requests: readonly RecordedRequest[]): RecordedRequest[][] {
   const chains = new Map<string, RecordedRequest[]>();
@@ -61,7 +45,7 @@ export async function replayRequests(
   options: ReplayOptions,
 ): Promise<ReplayResult> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const limit = limiter(options.concurrency);
+  const limiter = new ConcurrencyLimiter(options.concurrency);
   const headers = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' };
   const decoder = new TextDecoder();
   let bytes = 0;
@@ -86,7 +70,14 @@ export async function replayRequests(
   const started = performance.now();
   await Promise.all(
     chainsOf(requests).map(async (chain) => {
-      for (const r of chain) await limit(() => one(r.url));
+      for (const r of chain) {
+        const release = await limiter.acquire();
+        try {
+          await one(r.url);
+        } finally {
+          release();
+        }
+      }
     }),
   );
   return { ms: performance.now() - started, requests: count, bytes };

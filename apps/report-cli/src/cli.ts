@@ -25,13 +25,8 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Commander has printed its message (or the help); help and version end with code 0.
-      if (error.exitCode === 0) return EXIT.ok;
-      // Some agents read a hook's exit code 2 as "block the agent": a mistyped hook command line
-      // must not block every tool call, so `hook record` fails with 1 like its other failures.
-      return argv[0] === 'hook' && argv[1] === 'record' ? EXIT.failure : EXIT.usage;
-    }
+    // Commander has printed its message (or the help); the program's exit overrides chose the code.
+    if (error instanceof CommanderError) return error.exitCode;
     const secrets = [...ctx.secrets];
     const { scrubText } = await import('@orgreport/api-core/redact');
     ctx.io.stderr.write(`orgreport: ${scrubText(messageOf(error), secrets)}\n`);

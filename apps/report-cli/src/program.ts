@@ -3,9 +3,10 @@
  * runs (so `orgreport --help` and `orgreport hook record` never load Puppeteer, ExcelJS or Fastify).
  * Each command module exports an options interface and one async function.
  */
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import type { CommandContext } from './context.ts';
+import { EXIT, type ExitCode } from './errors.ts';
 import { COMMON, CONNECTION, RENDERING, withFlags } from './options.ts';
 
 export const EXIT_CODES_HELP = `
@@ -137,6 +138,13 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
 ];
 
+/** An exit override: commander's errors end with `code`; help and version keep their 0. */
+function exitWith(code: ExitCode): (error: CommanderError) => never {
+  return (error) => {
+    throw error.exitCode === 0 ? error : new CommanderError(code, error.code, error.message);
+  };
+}
+
 /** Builds the program; actions receive `ctx` and load their command module on demand. */
 export function createProgram(ctx: CommandContext): Command {
   const program = new Command('orgreport')
@@ -146,7 +154,7 @@ export function createProgram(ctx: CommandContext): Command {
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
     // Set before any subcommand is added, so that every subcommand inherits them.
-    .exitOverride()
+    .exitOverride(exitWith(EXIT.usage))
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
@@ -268,6 +276,9 @@ export function createProgram(ctx: CommandContext): Command {
     'verbose',
   )
     .option('--timeout <ms>', 'give up reading stdin after this long', '2000')
+    // Some agents read a hook's exit code 2 as "block the agent": a mistyped hook command line must
+    // not block every tool call, so its usage errors end with 1 like its other failures.
+    .exitOverride(exitWith(EXIT.failure))
     .addHelpText(
       'after',
       '\nA bad or missing event prints a message on stderr and exits 1 (never 2: agents may read 2 as "block").',

@@ -3,6 +3,7 @@ export * from './dates.ts';
 export * from './errors.ts';
 export * from './hook-events.ts';
 export { type BodyFilter, dropJsonMembers } from './json-member-filter.ts';
+export { ConcurrencyLimiter } from './limiter.ts';
 export * from './logger.ts';
 export type { PageLoader, PageStyle } from './pagination.ts';
 export { Page, PagePromise } from './pagination.ts';

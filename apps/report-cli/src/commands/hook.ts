@@ -1,4 +1,5 @@
 /** `orgreport hook record` and `orgreport hook config`. */
+import { MAX_HOOK_INPUT_BYTES } from '@orgreport/api-core/hook-events';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { positiveInteger } from '../flags.ts';
@@ -15,8 +16,6 @@ export interface HookRecordOptions extends Pick<ConfigFlags, 'config' | 'hookLog
   /** Milliseconds to wait for the end of stdin. */
   timeout?: string;
 }
-
-const MAX_EVENT_BYTES = 1024 * 1024;
 
 /**
  * Reads one hook event from stdin, validates it and appends it with `recorded_at` to the hook log.
@@ -39,7 +38,7 @@ async function record(options: HookRecordOptions, ctx: CommandContext): Promise<
     );
   }
   const timeoutMs = positiveInteger(options.timeout, '--timeout') ?? 2000;
-  const text = await readInput(ctx.io.stdin, { timeoutMs, maxBytes: MAX_EVENT_BYTES });
+  const text = await readInput(ctx.io.stdin, { timeoutMs, maxBytes: MAX_HOOK_INPUT_BYTES });
   const event = parseHookEventText(text);
   await appendHookEvent(config.hookLog, event, config.now());
   reporter.debug(`recorded ${event.hook_event_name} of session ${event.session_id} in ${config.hookLog}`);

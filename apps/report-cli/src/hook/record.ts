@@ -3,7 +3,7 @@
  * the agent is never held up), validate it and append it to a JSON-lines log with the instant it
  * was recorded. One `appendFile` per event: lines from concurrent hooks never interleave.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -115,7 +115,6 @@ export async function readHookLog(
   logPath: string,
   range: { start: string; end: string },
 ): Promise<Array<HookEvent & { recorded_at?: string }>> {
-  const { readFile } = await import('node:fs/promises');
   let text: string;
   try {
     text = await readFile(logPath, 'utf8');

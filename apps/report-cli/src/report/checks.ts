@@ -5,6 +5,20 @@ import { UsageError } from '../errors.ts';
 import type { CommittedOutput } from '../output/atomic.ts';
 import { formatBytes } from '../reporter.ts';
 
+/** Why `path` is not a usable directory or executable file (a code such as ENOENT), or undefined. */
+function pathProblem(path: string, kind: 'readable directory' | 'executable file'): string | undefined {
+  try {
+    const stats = statSync(path);
+    if (kind === 'readable directory' ? !stats.isDirectory() : !stats.isFile()) {
+      return kind === 'readable directory' ? 'not a directory' : 'not a file';
+    }
+    accessSync(path, kind === 'readable directory' ? constants.R_OK | constants.X_OK : constants.X_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
+}
+
 /** Refuses a mail without an SMTP server and a template directory that cannot be read. */
 export function checkDelivery(config: Config): void {
   if (config.mailTo.length > 0 && !config.smtpUrl) {
@@ -12,27 +26,16 @@ export function checkDelivery(config: Config): void {
       '--email needs an SMTP server: set ORGREPORT_SMTP_URL, --smtp-url or "smtpUrl" in the config file',
     );
   }
-  if (config.templates) {
-    try {
-      if (!statSync(config.templates).isDirectory()) throw new Error('not a directory');
-      accessSync(config.templates, constants.R_OK | constants.X_OK);
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new UsageError(`--templates ${config.templates}: not a readable directory (${reason})`);
-    }
-  }
+  const problem = config.templates && pathProblem(config.templates, 'readable directory');
+  if (problem) throw new UsageError(`--templates ${config.templates}: not a readable directory (${problem})`);
 }
 
 /** Refuses a PDF run when the Chromium that prints it is not an executable file. */
 export function checkChromium(config: Config, formats: ReadonlySet<ReportFormat>): void {
-  if (!formats.has('pdf')) return;
-  try {
-    if (!statSync(config.chromium).isFile()) throw new Error('not a file');
-    accessSync(config.chromium, constants.X_OK);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  const problem = formats.has('pdf') && pathProblem(config.chromium, 'executable file');
+  if (problem) {
     throw new UsageError(
-      `no Chromium at ${config.chromium} (${reason}) to print the PDF: install it (bash scripts/setup.sh, ` +
+      `no Chromium at ${config.chromium} (${problem}) to print the PDF: install it (bash scripts/setup.sh, ` +
         'or apt-get install chromium), set ORGREPORT_CHROMIUM or "chromium" in the config file to a Chromium ' +
         'or Chrome binary, or leave pdf out of --formats',
     );
