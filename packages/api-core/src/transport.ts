@@ -213,7 +213,8 @@ export class Transport {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) params.set(k, String(v));
     const qs = params.toString();
-    return `${(root ?? '').replace(/\/+$/, '')}${spec.path}${qs ? `?${qs}` : ''}`;
+    // OrgClient has already removed trailing slashes from both hosts.
+    return `${root ?? ''}${spec.path}${qs ? `?${qs}` : ''}`;
   }
 
   async #attempt<T>(
@@ -235,7 +236,7 @@ export class Transport {
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
     const idempotent = spec.retry === 'idempotent';
     const started = performance.now();
-    let sent = false;
+    // Set once the server's answer started: a failure after that happened mid-response.
     let responded = false;
     try {
       this.#stats.requests++;
@@ -253,7 +254,6 @@ export class Transport {
         body: spec.body === undefined ? null : JSON.stringify(spec.body),
         signal: controller.signal,
       });
-      sent = true;
       responded = true;
       const filter = response.ok && spec.bodyFilter ? spec.bodyFilter() : undefined;
       const received = filter ? await this.#streamBody(response, filter) : undefined;
@@ -298,7 +298,7 @@ export class Transport {
           cause: this.#scrubError(error),
           midResponse: responded,
         }),
-        retryable: idempotent || (!sent && failedBeforeSending(error)),
+        retryable: idempotent || (!responded && failedBeforeSending(error)),
       };
     } finally {
       clearTimeout(timer);

@@ -28,6 +28,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
       config,
       reporter,
       includeSnapshot: true,
+      formats,
       attachXlsx: options.attachXlsx,
       warmup,
     });

@@ -17,7 +17,8 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   const started = performance.now();
   const { config, reporter } = setUp(options, ctx);
   checkDelivery(config);
-  checkChromium(config, reportFormats(config, options.attachXlsx));
+  const formats = reportFormats(config, options.attachXlsx);
+  checkChromium(config, formats);
   await checkTemplates(config);
   const stage = reporter.stage('snapshot');
   const snapshot = await readSnapshot(resolve(ctx.io.cwd, options.snapshot));
@@ -30,6 +31,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
     config,
     reporter,
     includeSnapshot: false,
+    formats,
     attachXlsx: options.attachXlsx,
   });
   if (reporter.enabled('info'))

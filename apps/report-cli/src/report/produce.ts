@@ -20,6 +20,8 @@ export interface ProduceOptions {
   reporter: Reporter;
   /** Also write the snapshot as `<out>/snapshot` (monthly does; render from a snapshot does not). */
   includeSnapshot: boolean;
+  /** The formats to render: {@link reportFormats} of the run (checked by the caller before any work). */
+  formats: ReadonlySet<ReportFormat>;
   /** Attach the workbook to the mail as well as the PDF. */
   attachXlsx?: boolean;
   /**
@@ -203,7 +205,7 @@ async function deliver(
  */
 export async function produceReport(snapshot: Snapshot, options: ProduceOptions): Promise<ProduceResult> {
   const { config, reporter } = options;
-  const formats = reportFormats(config, options.attachXlsx);
+  const { formats } = options;
   const mailing = config.mailTo.length > 0;
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
   const warmup = options.warmup ?? warmUpRendering(formats, { executablePath: config.chromium });

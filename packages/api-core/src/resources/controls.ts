@@ -1,20 +1,14 @@
 /** Enterprise-control change history: `GET /api/v0/organization/enterprise-controls/history`. */
-import { hasMoreStyle } from '../page-styles.ts';
-import { PagePromise } from '../pagination.ts';
+import type { PagePromise } from '../pagination.ts';
 import { type ControlChange, type ControlHistoryResponse, controlHistoryResponseSchema } from '../schemas.ts';
 import type { RequestOptions } from '../transport.ts';
-import { checkIntegerRange } from '../validation.ts';
 import type { ClientContext } from './context.ts';
+import { listV0, type V0ListParams } from './v0-list.ts';
 
-/** Items per page of the v0 listings when `limit` is not given (the maximum, for fewer requests). */
-export const DEFAULT_V0_PAGE_SIZE = 100;
+export { DEFAULT_V0_PAGE_SIZE } from './v0-list.ts';
 
-export interface ControlHistoryParams {
-  /** Changes per page, 1 to 100 (default 100). */
-  limit?: number;
-  /** Stop after this many changes in total, without fetching further pages. */
-  maxItems?: number;
-}
+/** `limit`: changes per page, 1 to 100 (default 100); `maxItems`: stop after this many changes. */
+export type ControlHistoryParams = V0ListParams;
 
 /** The `controls` resource of {@link OrgClient}. */
 export class Controls {
@@ -31,27 +25,16 @@ export class Controls {
     params: ControlHistoryParams = {},
     options?: RequestOptions,
   ): PagePromise<ControlChange, ControlHistoryResponse> {
-    const limit = checkIntegerRange(params.limit, 'limit', 1, 100) ?? DEFAULT_V0_PAGE_SIZE;
-    const maxItems = checkIntegerRange(params.maxItems, 'maxItems', 0, Number.POSITIVE_INFINITY);
-    const operation = 'controls.history';
-    return new PagePromise(
-      hasMoreStyle(
-        operation,
-        (b: ControlHistoryResponse) => b.changes,
-        (b) => ({ hasMore: b.pagination.hasMore, cursor: b.pagination.nextCursor }),
-      ),
-      (cursor) =>
-        this.ctx.transport.request({
-          operation,
-          method: 'GET',
-          host: 'api',
-          path: '/api/v0/organization/enterprise-controls/history',
-          query: { limit, cursor },
-          schema: controlHistoryResponseSchema,
-          retry: 'idempotent',
-          options,
-        }),
-      maxItems,
+    return listV0(
+      this.ctx,
+      {
+        operation: 'controls.history',
+        path: '/api/v0/organization/enterprise-controls/history',
+        schema: controlHistoryResponseSchema,
+        items: (b) => b.changes,
+      },
+      params,
+      options,
     );
   }
 }

@@ -4,7 +4,7 @@ import { lastIdStyle } from '../page-styles.ts';
 import { PagePromise } from '../pagination.ts';
 import { type ReadinessListResponse, type ReadinessReport, readinessListResponseSchema } from '../schemas.ts';
 import type { RequestOptions } from '../transport.ts';
-import { checkIntegerRange } from '../validation.ts';
+import { checkIntegerRange, checkNonEmptyString } from '../validation.ts';
 import type { ClientContext } from './context.ts';
 
 /** Reports asked for per page when `limit` is not given. */
@@ -43,9 +43,7 @@ export class Readiness {
     const pageSize =
       checkIntegerRange(params.limit, 'limit', 1, Number.POSITIVE_INFINITY) ?? DEFAULT_READINESS_PAGE_SIZE;
     const maxItems = checkIntegerRange(params.maxItems, 'maxItems', 0, Number.POSITIVE_INFINITY);
-    if (params.repoId !== undefined && (typeof params.repoId !== 'string' || params.repoId === '')) {
-      throw new ValidationError('repoId', params.repoId, 'expected a non-empty string');
-    }
+    if (params.repoId !== undefined) checkNonEmptyString(params.repoId, 'repoId');
     const operation = 'readiness.list';
     return new PagePromise(
       lastIdStyle(
