@@ -10,7 +10,7 @@
  * A row is active when it has tool calls, messages or sessions (as in @orgreport/metrics).
  * Each result is reduced to a digest (groups, sum of all numbers) so both floors can be compared.
  */
-import { type DayRange, USER_DAY_SUMS, type UserDayColumns } from '@orgreport/api-core';
+import { type DayRange, toEpochDay, USER_DAY_SUMS, type UserDayColumns } from '@orgreport/api-core';
 
 /** The counters summed per user and per day. */
 export const SUMMED_COLUMNS = USER_DAY_SUMS;
@@ -25,12 +25,8 @@ export interface Digest {
 }
 export type Digests = Record<AggregationName, Digest>;
 
-const MS_PER_DAY = 86_400_000;
-
 /** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
-export function epochDay(date: string): number {
-  return Math.round(Date.parse(`${date}T00:00:00Z`) / MS_PER_DAY);
-}
+export const epochDay = toEpochDay;
 
 /** The epoch day of the Monday of the ISO week of an epoch day (1970-01-01 was a Thursday). */
 export function mondayOf(day: number): number {

@@ -14,7 +14,8 @@ export type Clock = () => Date;
 /** The first day for which the analytics API has data. */
 export const EARLIEST_DATA_DATE: IsoDate = '2026-01-14';
 
-const MS_PER_DAY = 86_400_000;
+/** Milliseconds in a UTC day. */
+export const MS_PER_DAY = 86_400_000;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTH_RE = /^(\d{4})-(\d{2})$/;
 

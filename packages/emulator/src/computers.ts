@@ -5,6 +5,7 @@
 import {
   type Computer,
   type Message,
+  MS_PER_DAY,
   type Session,
   toEpochDay,
   USER_MESSAGE_SOURCES,
@@ -12,7 +13,6 @@ import {
 import type { UserIdentity } from './people.ts';
 import { Rng } from './prng.ts';
 
-const MS_PER_DAY = 86_400_000;
 const TAG_COMPUTERS = 13;
 const TAG_SESSIONS = 14;
 

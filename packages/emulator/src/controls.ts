@@ -3,13 +3,12 @@
  * a month, each touching one to three settings. Custom models carry obviously fake `apiKey` values
  * that a report must never show.
  */
-import { type ControlChange, type EnterpriseSettings, toEpochDay } from '@orgreport/api-core';
+import { type ControlChange, type EnterpriseSettings, MS_PER_DAY, toEpochDay } from '@orgreport/api-core';
 import { MCP_SERVERS, MODELS } from './catalog.ts';
 import { HOSTILE_STRINGS, hostileAt } from './hostile.ts';
 import type { UserIdentity } from './people.ts';
 import { Rng } from './prng.ts';
 
-const MS_PER_DAY = 86_400_000;
 const TAG_CONTROLS = 12;
 /** The first revision predates the data window, so the first in-window change has a predecessor. */
 const HISTORY_START = '2025-12-01';

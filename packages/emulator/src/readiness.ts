@@ -3,13 +3,12 @@
  * with the occasional skipped criterion (no numerator) or invalid evaluation (numerator above
  * denominator). Ordered newest first, as the endpoint serves them.
  */
-import { type ReadinessReport, toEpochDay } from '@orgreport/api-core';
+import { MS_PER_DAY, type ReadinessReport, toEpochDay } from '@orgreport/api-core';
 import { AGENT_VERSIONS, CRITERIA, MODELS, REPOSITORIES } from './catalog.ts';
 import { hostileAt } from './hostile.ts';
 import { DATA_START_DAY } from './people.ts';
 import { Rng } from './prng.ts';
 
-const MS_PER_DAY = 86_400_000;
 const TAG_READINESS = 11;
 
 /** A repository of the organization and the id the `repoId` filter matches. */

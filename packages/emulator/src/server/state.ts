@@ -1,5 +1,5 @@
 /** The mutable state of one running emulator: sessions created or updated, credit limits, a logical clock. */
-import { toEpochDay } from '@orgreport/api-core';
+import { MS_PER_DAY, toEpochDay } from '@orgreport/api-core';
 import type { StoredSession } from '../computers.ts';
 import type { Organization } from '../organization.ts';
 
@@ -32,7 +32,7 @@ export class EmulatorState {
   constructor(org: Organization) {
     for (const s of org.seedSessions()) this.sessions.set(s.session.sessionId, s);
     // Logical time: 09:00 UTC on "today", one second per write, so runs are reproducible.
-    this.clockStart = toEpochDay(org.today) * 86_400_000 + 9 * 3_600_000;
+    this.clockStart = toEpochDay(org.today) * MS_PER_DAY + 9 * 3_600_000;
   }
 
   /** The next logical instant (Unix ms). */
