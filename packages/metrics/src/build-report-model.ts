@@ -102,18 +102,40 @@ interface SpanSummary {
   values: FigureValues;
   autonomyUsers: number;
   seats: SeatsSection;
+  /** The scored latest readiness report of each repository at the span's end. */
+  repos: ReturnType<typeof readinessScores>[];
 }
 
-/** The figure values of one span (the period or the comparison period) from its {@link perUserActivity}. */
+/** What a span's figures are computed from, beside the snapshot (the period's are built once for the report). */
+interface SpanInputs {
+  span: MonthPeriod;
+  /** The span's {@link perUserActivity}. */
+  users: ColumnTable;
+  daily: readonly DailyRow[];
+  /** Days of the span that have `/activity` rows. */
+  activityDates: ReadonlySet<string>;
+  /** Enterprise-control revisions made in the span. */
+  controlChanges: number;
+}
+
+/** The inputs of a span that the report does not otherwise build (the comparison period). */
+function spanInputs(snapshot: Snapshot, span: MonthPeriod, users: ColumnTable): SpanInputs {
+  return {
+    span,
+    users,
+    daily: dailySeries(snapshot, span, new Map()),
+    activityDates: datesOf(inRange(snapshot.activity, span)),
+    controlChanges: controlChanges(snapshot.controls, span).changes.length,
+  };
+}
+
+/** The figure values of one span (the period or the comparison period). */
 function spanFigures(
   snapshot: Snapshot,
-  span: MonthPeriod,
-  users: ColumnTable,
+  { span, users, daily, activityDates, controlChanges: changes }: SpanInputs,
   data: UserDayData,
   mapping: Readonly<Record<string, number>>,
 ): SpanSummary {
-  const activityDates = datesOf(inRange(snapshot.activity, span));
-  const daily = dailySeries(snapshot, span, new Map());
   const sums = sumDaily(daily);
   const who = activeIdentities(users, data);
   const activeUsers = who.ids.size;
@@ -131,6 +153,7 @@ function spanFigures(
   return {
     autonomyUsers: stats.users,
     seats,
+    repos,
     values: {
       ...sums,
       active_users: activeUsers,
@@ -147,7 +170,7 @@ function spanFigures(
       readiness_org_score: org.score,
       readiness_org_level: org.level,
       readiness_repos: repos.length,
-      controls_changes: controlChanges(snapshot.controls, span).changes.length,
+      controls_changes: changes,
     },
   };
 }
@@ -186,7 +209,10 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   const activeByDate = new Map([...perDayUsers].map(([date, row]) => [date, row['active_users'] ?? 0]));
   const daily = dailySeries(snapshot, period, activeByDate);
   const periodTools = inRange(snapshot.tools, period);
-  const activityDates = datesOf(inRange(snapshot.activity, period));
+  const periodActivity = inRange(snapshot.activity, period);
+  const periodProductivity = inRange(snapshot.productivity, period);
+  const activityDates = datesOf(periodActivity);
+  const controls = controlChanges(snapshot.controls, period);
   const hasActivity = (d: string) => activityDates.has(d);
 
   // Autonomy and delegation, per week (by week index from the period's first week) and for the month.
@@ -212,7 +238,18 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     delegation: delegationMix(weekPrimary.params({ w: i }).filter((d: Row, $: Row) => d.week === $.w)),
   }));
   const monthPrimary = primaryDelegation(weekLevels, data.levels);
-  const current = spanFigures(snapshot, period, perUserActivity(weekLevels, 'active_days'), data, mapping);
+  const current = spanFigures(
+    snapshot,
+    {
+      span: period,
+      users: perUserActivity(weekLevels, 'active_days'),
+      daily,
+      activityDates,
+      controlChanges: controls.changes.length,
+    },
+    data,
+    mapping,
+  );
   const monthBehaviour: SpanBehaviour = {
     span: period.month,
     start: period.start,
@@ -239,8 +276,12 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   const comparisonHasData = comparison !== null && hasDataIn(snapshot, comparison);
   const previous =
     comparison && comparisonHasData
-      ? spanFigures(snapshot, comparison, perUserActivity(withinSpan(data.table, comparison)), data, mapping)
-          .values
+      ? spanFigures(
+          snapshot,
+          spanInputs(snapshot, comparison, perUserActivity(withinSpan(data.table, comparison))),
+          data,
+          mapping,
+        ).values
       : null;
 
   // Breakdowns.
@@ -262,10 +303,7 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   const seats = current.seats;
 
   // Data quality.
-  const latestScored = [...latestReports(snapshot.readiness, period.end).values()].map((r) =>
-    readinessScores(r, mapping),
-  );
-  const inspected = new Map([...latestScored, ...readiness.reports].map((r) => [r.report_id, r]));
+  const inspected = new Map([...current.repos, ...readiness.reports].map((r) => [r.report_id, r]));
   const dataQuality = [
     missingDays(snapshot, period),
     mcpCaseMerged(mcp.servers),
@@ -277,10 +315,10 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
       tokens: datesOf(periodTokens),
       tools: datesOf(periodTools),
       activity: activityDates,
-      productivity: datesOf(inRange(snapshot.productivity, period)),
+      productivity: datesOf(periodProductivity),
     }),
     delegationUnknown(monthBehaviour.delegation.counts, DELEGATION_LEVELS),
-    unknownClients(inRange(snapshot.activity, period)),
+    unknownClients(periodActivity),
     unknownFields(snapshot, manifestUnknownFields(snapshot.manifest)),
     settingsDrift(snapshot.controls),
   ].filter((f): f is DataQualityFinding => f !== null);
@@ -316,15 +354,15 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
       hooksTotal: hooks.total,
       hooks: hooks.hooks,
     },
-    productivity: productivityBreakdown(inRange(snapshot.productivity, period)),
+    productivity: productivityBreakdown(periodProductivity),
     users: userTotals(weekLevels, periodRows, data, {
       pricePerCredit: price,
       creditLimits,
       primary: monthPrimary,
     }),
-    clients: clientDau(inRange(snapshot.activity, period)),
+    clients: clientDau(periodActivity),
     readiness,
-    controls: controlChanges(snapshot.controls, period),
+    controls,
     seats,
     hookEvents: snapshot.hookEvents ? hookEventsSummary(snapshot.hookEvents, period) : null,
     dataQuality,

@@ -1,7 +1,7 @@
 /**
  * Credits by model and by tier, from the `/tokens` days' `by_model` breakdowns.
  */
-import type { TokensDay } from '@orgreport/api-core';
+import { MODEL_TIERS, type TokensDay } from '@orgreport/api-core';
 import * as aq from 'arquero';
 import type { ModelCreditsRow, TierCreditsRow } from '../model.ts';
 
@@ -55,10 +55,7 @@ export function creditsByTier(
   byModel: readonly ModelCreditsRow[],
   pricePerCredit: number | null,
 ): TierCreditsRow[] {
-  const sums = new Map<string, number>([
-    ['standard', 0],
-    ['thinking', 0],
-  ]);
+  const sums = new Map<string, number>(MODEL_TIERS.map((tier) => [tier, 0]));
   let total = 0;
   for (const m of byModel) {
     sums.set(m.model_tier, (sums.get(m.model_tier) ?? 0) + m.credits);
