@@ -45,7 +45,7 @@ const opt = {
   file: () =>
     new Option(
       '--file <file>',
-      'CSV with email,limit columns or a JSON array of {email, limit}',
+      'CSV or XLSX with email,limit columns, or a JSON array of {email, limit}',
     ).makeOptionMandatory(),
 };
 

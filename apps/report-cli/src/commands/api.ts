@@ -2,7 +2,6 @@
  * `orgreport api <resource> <action>`: every API operation from the terminal. Prints JSON: one object
  * per line for lists (`--all` follows pages, `--max-items` stops early), one object otherwise.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { OrgClient } from '@orgreport/api-core';
 import type { ConfigFlags } from '../config/config.ts';
@@ -10,7 +9,7 @@ import { connect } from '../connect.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
 import { positiveInteger } from '../flags.ts';
-import { parseLimitsText } from '../limits/parse.ts';
+import { readLimitsFile } from '../limits/read.ts';
 
 export interface ApiOptions extends ConfigFlags {
   startDate?: string;
@@ -140,11 +139,7 @@ async function call(
       print(await client.sessions.messages.get(args[0]!, args[1]!, { computerId: o.computerId }));
       return true;
     case 'limits set': {
-      const path = resolve(cwd, o.file!);
-      const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw new UsageError(`--file ${o.file}: cannot be read (${error.code})`);
-      });
-      const parsed = parseLimitsText(text, o.file!);
+      const parsed = await readLimitsFile(resolve(cwd, o.file!), `--file ${o.file}`);
       if (parsed.errors.length > 0) {
         const first = parsed.errors[0]!;
         throw new UsageError(

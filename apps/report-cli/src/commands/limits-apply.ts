@@ -4,37 +4,16 @@
  * of at most 100, and every row is printed as updated or failed. Exit code: 1 when the server refused or
  * did not receive some entries, 2 when only rows of the file were invalid, 0 when all were applied.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ConfigFlags } from '../config/config.ts';
 import { connect } from '../connect.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
-import { checkLimitRows, type LimitRowError, type ParsedLimits, parseLimitsText } from '../limits/parse.ts';
+import type { LimitRowError } from '../limits/parse.ts';
+import { readLimitsFile } from '../limits/read.ts';
 
 export interface LimitsApplyOptions extends ConfigFlags {
   dryRun?: boolean;
-}
-
-/** Reads a limits file of any supported kind; spreadsheets go through the renderer's workbook reader. */
-export async function readLimitsFile(path: string, shown: string): Promise<ParsedLimits> {
-  if (/\.xlsx$/i.test(path)) {
-    const { readLimitsWorkbook } = await import('@orgreport/render');
-    let rows: Awaited<ReturnType<typeof readLimitsWorkbook>>;
-    try {
-      rows = await readLimitsWorkbook(path);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        `${shown}: ${code === 'ENOENT' ? 'cannot be read (ENOENT)' : `not a readable limits workbook (${(error as Error).message})`}`,
-      );
-    }
-    return checkLimitRows(rows.map((r) => ({ row: r.row, email: r.email, limit: r.limit })));
-  }
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${shown}: cannot be read (${error.code})`);
-  });
-  return parseLimitsText(text, shown);
 }
 
 function failedLine(e: LimitRowError): string {
