@@ -122,12 +122,6 @@ export function isEmail(value: unknown): value is string {
   return typeof value === 'string' && emailSchema.safeParse(value).success;
 }
 
-/** Checks an e-mail address. */
-export function checkEmail(value: unknown, parameter: string): string {
-  if (!isEmail(value)) throw new ValidationError(parameter, value, 'expected a well-formed e-mail address');
-  return value;
-}
-
 /** Parses `value` with a zod schema, turning the first issue into a {@link ValidationError}. */
 export function checkWithSchema<T>(schema: z.ZodType<T>, value: unknown, parameter: string): T {
   const result = schema.safeParse(value);

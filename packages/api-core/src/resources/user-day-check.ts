@@ -4,23 +4,16 @@
  * (every defaulted field present, every known field of the right type). Anything else, including
  * every invalid page, goes to zod, which stays the source of truth and of the error messages.
  */
-import type { AnalyticsResponse, UserDay } from '../schemas.ts';
+import { z } from 'zod';
+import { type AnalyticsResponse, type UserDay, userDaySchema } from '../schemas.ts';
 
-/** Counters of `userDaySchema` that have a default: the fast path needs them present. */
-const DEFAULTED_COUNTS = [
-  'files_created',
-  'files_edited',
-  'git_commits',
-  'git_prs_created',
-  'mcp_calls',
-  'skill_calls',
-  'slash_commands',
-  'hooks',
-  'sessions',
-  'messages',
-  'user_messages',
-  'assistant_messages',
-] as const;
+/**
+ * Counters of `userDaySchema` that have a default, read from the schema so the two cannot drift:
+ * zod would fill in a missing one, so the fast path needs them present.
+ */
+const DEFAULTED_COUNTS = Object.entries(userDaySchema.shape)
+  .filter(([, field]) => field instanceof z.ZodDefault && field.unwrap() instanceof z.ZodNumber)
+  .map(([key]) => key);
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
