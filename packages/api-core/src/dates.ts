@@ -194,9 +194,13 @@ export function monthPeriod(month: IsoMonth, options: MonthPeriodOptions): Month
       `the month is not over (data runs up to ${yesterday}); ask for a partial report explicitly or choose ${lastCompleteMonth(options.now)}`,
     );
   }
-  const clampedStart = bounds.start < EARLIEST_DATA_DATE;
-  const start = clampedStart ? EARLIEST_DATA_DATE : bounds.start;
-  const end = endsEarly ? yesterday : bounds.end;
+  return clampedPeriod(month, bounds.start, endsEarly ? yesterday : bounds.end, endsEarly);
+}
+
+/** The period of `month` from `monthStart` (clamped at the first data day) to `end`. */
+function clampedPeriod(month: IsoMonth, monthStart: IsoDate, end: IsoDate, endsEarly: boolean): MonthPeriod {
+  const clampedStart = monthStart < EARLIEST_DATA_DATE;
+  const start = clampedStart ? EARLIEST_DATA_DATE : monthStart;
   return {
     month,
     start,
@@ -216,17 +220,7 @@ export function comparisonPeriod(period: MonthPeriod): MonthPeriod | null {
   const month = previousMonth(period.month);
   const bounds = monthBounds(month);
   if (bounds.end < EARLIEST_DATA_DATE) return null;
-  const clampedStart = bounds.start < EARLIEST_DATA_DATE;
-  const start = clampedStart ? EARLIEST_DATA_DATE : bounds.start;
-  return {
-    month,
-    start,
-    end: bounds.end,
-    days: daysBetween(start, bounds.end) + 1,
-    partial: clampedStart,
-    clampedStart,
-    endsEarly: false,
-  };
+  return clampedPeriod(month, bounds.start, bounds.end, false);
 }
 
 /** The ISO weeks that intersect a span, each with the days of it inside the span. */
