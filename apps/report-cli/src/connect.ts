@@ -37,14 +37,9 @@ export interface Connection {
 /** Seed of the demo organization: every demo run shows the same organization. */
 export const DEMO_SEED = 1;
 
-/** The configured retry budget, else the CLI's default (above the client library's). */
-function retrySetting(config: Config): { maxRetries: number } {
-  return { maxRetries: config.maxRetries ?? DEFAULT_CLI_MAX_RETRIES };
-}
-
 /**
  * Connects as the configuration says, or to a fresh demo emulator when `demo` is set.
- * The client gets the configuration's clock and logs through the reporter.
+ * The client gets the configuration's clock and retry budget, and logs through the reporter.
  */
 export async function connect(
   config: Config,
@@ -53,39 +48,24 @@ export async function connect(
   demo?: { users: number },
 ): Promise<Connection> {
   const { OrgClient } = await import('@orgreport/api-core');
-  const logger = reporter;
-  if (demo) {
-    const emulator = await startEmulator({
-      seed: DEMO_SEED,
-      users: demo.users,
-      today: config.today,
-      port: 0,
-    });
+  const emulator = demo
+    ? await startEmulator({ seed: DEMO_SEED, users: demo.users, today: config.today, port: 0 })
+    : undefined;
+  if (emulator && demo) {
     reporter.info(`demo: emulated organization of ${demo.users} users at ${emulator.baseUrl}`);
     ctx.secrets.add(emulator.keys.owner);
-    const client = new OrgClient({
-      apiKey: emulator.keys.owner,
-      baseUrl: emulator.baseUrl,
-      appUrl: emulator.appUrl,
-      now: config.now,
-      logger,
-      logLevel: config.logLevel,
-      ...retrySetting(config),
-    });
-    return {
-      client,
-      organizationName: emulator.organization.orgName,
-      close: () => emulator.close(),
-      demo: true,
-    };
   }
-  const conn = requireConnection(config);
   const client = new OrgClient({
-    ...conn,
+    ...(emulator
+      ? { apiKey: emulator.keys.owner, baseUrl: emulator.baseUrl, appUrl: emulator.appUrl }
+      : requireConnection(config)),
     now: config.now,
-    logger,
+    logger: reporter,
     logLevel: config.logLevel,
-    ...retrySetting(config),
+    // Above the client library's default: a monthly run is unattended.
+    maxRetries: config.maxRetries ?? DEFAULT_CLI_MAX_RETRIES,
   });
-  return { client, close: async () => {}, demo: false };
+  return emulator
+    ? { client, organizationName: emulator.organization.orgName, close: () => emulator.close(), demo: true }
+    : { client, close: async () => {}, demo: false };
 }

@@ -2,11 +2,11 @@
  * `orgreport limits template --month M --out FILE.xlsx`: a workbook listing each organization user
  * with the month's credits and an empty limit column, for finance to fill and `limits apply` to read.
  */
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { UsageError } from '../errors.ts';
+import { OutputSet } from '../output/atomic.ts';
 import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
 
 export interface LimitsTemplateOptions extends ConfigFlags, AcquireFlags {
@@ -49,13 +49,13 @@ export async function limitsTemplate(options: LimitsTemplateOptions, ctx: Comman
   const snapshot = await acquireSnapshot(options, config, reporter, ctx);
   const rows = limitTemplateRows(snapshot);
   const { writeLimitsTemplate } = await import('@orgreport/render');
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.partial-${process.pid}`;
+  // Written under a temporary name and renamed into place: a failure leaves no half-written workbook.
+  const outputs = await new OutputSet(dirname(file)).open();
   try {
-    await writeLimitsTemplate(rows, temp, { month: snapshot.manifest.period.month });
-    await rename(temp, file);
+    await writeLimitsTemplate(rows, outputs.file(basename(file)), { month: snapshot.manifest.period.month });
+    await outputs.commit();
   } catch (error) {
-    await rm(temp, { force: true });
+    await outputs.abort();
     throw error;
   }
   reporter.info(`limits template: ${file} (${rows.length} users)`);

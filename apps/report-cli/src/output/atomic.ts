@@ -5,7 +5,7 @@
  * existing report.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface CommittedOutput {
@@ -22,7 +22,6 @@ interface Pending {
 async function sizeOf(path: string): Promise<number> {
   const info = await stat(path);
   if (!info.isDirectory()) return info.size;
-  const { readdir } = await import('node:fs/promises');
   let total = 0;
   for (const entry of await readdir(path)) total += await sizeOf(join(path, entry));
   return total;
