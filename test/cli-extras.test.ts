@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSnapshot } from '@orgreport/cli';
 import type { RunningEmulator } from '@orgreport/emulator';
+import { readSnapshot } from '@orgreport/snapshot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, envFor, readWorkbook, smallOrg, tempDir } from './helpers.ts';
 

@@ -1,9 +1,11 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-// `templates` checks template directories without loading the renderer's heavy dependencies.
+// `templates` checks template directories and `warmup` starts loading the renderer, neither loading
+// the renderer's heavy dependencies at import.
 export default packageConfig({
   entry: {
     index: 'src/index.ts',
     templates: 'src/templates-entry.ts',
+    warmup: 'src/warmup.ts',
   },
 });

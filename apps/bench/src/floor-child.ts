@@ -5,7 +5,7 @@
  * argv[2]: JSON `{ baseUrl, apiKey, urlsFile, snapshotDir, concurrency }`.
  */
 import { readFile } from 'node:fs/promises';
-import { readSnapshot } from '@orgreport/cli';
+import { readSnapshot } from '@orgreport/snapshot';
 import { digestsAgree, jsAggregations } from './aggregations.ts';
 import { duckdbFloor } from './duckdb-floor.ts';
 import { cpuMsOf, send } from './process-stats.ts';

@@ -8,8 +8,9 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { comparisonPeriod, monthPeriod, OrgClient, type Snapshot } from '@orgreport/api-core';
-import { fetchSnapshot, warmUpRendering, writeSnapshot } from '@orgreport/cli';
 import { buildReportModel, type ReportModel } from '@orgreport/metrics';
+import { warmUpRendering } from '@orgreport/render/warmup';
+import { fetchSnapshot, writeSnapshot } from '@orgreport/snapshot';
 import { descendantsPeakRssMb } from './descendants-rss.ts';
 import { cpuMsOf, maxRssMb, send } from './process-stats.ts';
 import type { StageName, StageResult } from './protocol.ts';

@@ -45,7 +45,13 @@ export class AuthError extends CliError {
 }
 
 // Error classes of the packages below, recognised by name so that this module loads none of them.
-const USAGE_ERROR_NAMES = new Set(['DateInputError', 'ValidationError', 'ZodError', 'BadRequestError']);
+const USAGE_ERROR_NAMES = new Set([
+  'SnapshotError',
+  'DateInputError',
+  'ValidationError',
+  'ZodError',
+  'BadRequestError',
+]);
 const AUTH_ERROR_NAMES = new Set(['AuthenticationError', 'PermissionDeniedError']);
 
 /** The exit code for any thrown value: typed CLI errors carry theirs; API and input errors are mapped. */

@@ -1,5 +1,5 @@
 /**
- * `@orgreport/cli`: the `orgreport` command (see {@link run}) and the snapshot stage other tools reuse.
+ * `@orgreport/cli`: the `orgreport` command (see {@link run}). The snapshot stage lives in `@orgreport/snapshot`.
  */
 export { run } from './cli.ts';
 export {
@@ -12,11 +12,3 @@ export {
 export { AuthError, CliError, EXIT, type ExitCode, UsageError } from './errors.ts';
 export type { CliIo, TextOut } from './io.ts';
 export { createProgram } from './program.ts';
-export { type RenderWarmup, warmUpRendering } from './report/warmup.ts';
-export {
-  type FetchProgress,
-  type FetchSnapshotOptions,
-  fetchedRangeOf,
-  fetchSnapshot,
-} from './snapshot/fetch.ts';
-export { readSnapshot, SnapshotError, writeSnapshot } from './snapshot/store.ts';

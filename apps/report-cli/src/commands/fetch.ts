@@ -1,11 +1,11 @@
 /** `orgreport fetch`: a month's snapshot only, written atomically to `<out>/snapshot` or `--snapshot DIR`. */
 import { basename, dirname, resolve } from 'node:path';
+import { writeSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { OutputSet } from '../output/atomic.ts';
 import { formatBytes } from '../reporter.ts';
 import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
-import { writeSnapshot } from '../snapshot/store.ts';
 
 export interface FetchOptions extends ConfigFlags, AcquireFlags {
   /** Snapshot directory to write (default `<out>/snapshot`). */

@@ -1,9 +1,10 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
+
+import { warmUpRendering } from '@orgreport/render/warmup';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { checkChromium, checkDelivery, checkTemplates, summary } from '../report/checks.ts';
 import { type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
-import { warmUpRendering } from '../report/warmup.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {

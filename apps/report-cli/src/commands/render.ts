@@ -1,10 +1,10 @@
 /** `orgreport render --snapshot DIR`: re-render a past month from its snapshot, offline and without a key. */
 import { resolve } from 'node:path';
+import { readSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { checkChromium, checkDelivery, checkTemplates, summary } from '../report/checks.ts';
 import { produceReport, reportFormats } from '../report/produce.ts';
-import { readSnapshot } from '../snapshot/store.ts';
 
 export interface RenderOptions extends ConfigFlags {
   /** The snapshot directory to read. */

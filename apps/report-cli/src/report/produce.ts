@@ -7,13 +7,13 @@ import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Snapshot } from '@orgreport/api-core';
 import type { ReportModel } from '@orgreport/metrics';
+import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
+import { writeSnapshot } from '@orgreport/snapshot';
 import type { Config, ReportFormat } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import { composeMail, sendMail } from '../mail/send.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
-import { writeSnapshot } from '../snapshot/store.ts';
-import { type RenderWarmup, warmUpRendering } from './warmup.ts';
 
 export interface ProduceOptions {
   config: Config;

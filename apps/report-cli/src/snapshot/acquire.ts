@@ -10,6 +10,7 @@ import {
   parseIsoMonth,
   type Snapshot,
 } from '@orgreport/api-core';
+import { fetchedRangeOf, fetchSnapshot } from '@orgreport/snapshot';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Config } from '../config/config.ts';
 import { connect } from '../connect.ts';
@@ -18,7 +19,6 @@ import { UsageError } from '../errors.ts';
 import { positiveInteger } from '../flags.ts';
 import { readHookLog } from '../hook/record.ts';
 import type { Reporter } from '../reporter.ts';
-import { fetchedRangeOf, fetchSnapshot } from './fetch.ts';
 
 /** Flags that choose the period and the source. */
 export interface AcquireFlags {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { monthPeriod, type Snapshot, userDayColumnsFromRows } from '@orgreport/api-core';
 import { describe, expect, it } from 'vitest';
-import { readSnapshot, USER_DAYS_FILE, writeSnapshot } from './store.ts';
+import { readSnapshot, USER_DAYS_FILE, writeSnapshot } from './disk.ts';
 
 const now = () => new Date('2026-11-22T00:00:00Z');
 

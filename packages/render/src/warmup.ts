@@ -1,13 +1,12 @@
 /**
- * Rendering made ready while the month is still being fetched: the renderer's modules (ECharts,
+ * `@orgreport/render/warmup`: rendering made ready while the month is still being fetched: the renderer's modules (ECharts,
  * ExcelJS, Puppeteer: about a second to load) and, when a PDF is due, Chromium (about another second
  * to start). Started before the fetch, neither is on the run's critical path any more.
  * Whoever starts a warm-up closes it, whatever happens.
  */
-import type { PdfRenderer, PdfRendererOptions } from '@orgreport/render';
-import type { ReportFormat } from '../config/config.ts';
+import type { PdfRenderer, PdfRendererOptions } from './pdf.ts';
 
-type RenderModule = typeof import('@orgreport/render');
+type RenderModule = typeof import('./index.ts');
 
 export interface RenderWarmup {
   /** The renderer's module (loading since the warm-up started, when it was due). */
@@ -20,14 +19,14 @@ export interface RenderWarmup {
 
 /** Starts loading the renderer for `formats`, and Chromium when they include a PDF. */
 export function warmUpRendering(
-  formats: ReadonlySet<ReportFormat>,
+  formats: ReadonlySet<string>,
   pdfOptions: PdfRendererOptions = {},
 ): RenderWarmup {
   let render: Promise<RenderModule> | undefined;
   let pdf: Promise<PdfRenderer> | undefined;
   const warmup: RenderWarmup = {
     render() {
-      render ??= import('@orgreport/render');
+      render ??= import('./index.ts');
       return render;
     },
     pdf() {

@@ -28,7 +28,6 @@ import {
   UserDayColumnsBuilder,
 } from '@orgreport/api-core';
 import { z } from 'zod';
-import { UsageError } from '../errors.ts';
 import { userDayLines } from './user-day-lines.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -48,8 +47,8 @@ type DatasetName = keyof typeof DATASETS;
 const HOOK_EVENTS_FILE = 'hook-events.json';
 const hookEventRowSchema = hookEventSchema.and(z.looseObject({ recorded_at: z.string().optional() }));
 
-/** Raised for a snapshot directory that is missing, incomplete, altered or malformed (exit code 2). */
-export class SnapshotError extends UsageError {
+/** Raised for a snapshot directory that is missing, incomplete, altered or malformed (bad input). */
+export class SnapshotError extends Error {
   override name = 'SnapshotError';
   constructor(dir: string, detail: string) {
     super(`snapshot ${dir}: ${detail}`);

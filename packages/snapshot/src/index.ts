@@ -1,0 +1,12 @@
+/**
+ * @orgreport/snapshot: the snapshot stage. {@link fetchSnapshot} fetches a month (and its comparison
+ * month) of the organization API into a {@link Snapshot}; {@link writeSnapshot} and
+ * {@link readSnapshot} keep it on disk as a checksummed folder and read it back, validated.
+ */
+export type {
+  Snapshot,
+  SnapshotManifest,
+  UserDayColumns,
+} from '@orgreport/api-core';
+export { MANIFEST_FILE, readSnapshot, SnapshotError, USER_DAYS_FILE, writeSnapshot } from './disk.ts';
+export { type FetchProgress, type FetchSnapshotOptions, fetchedRangeOf, fetchSnapshot } from './fetch.ts';
