@@ -34,6 +34,11 @@ export interface Connection {
   demo: boolean;
 }
 
+/** The members of `limits` that are set (the client applies its own defaults to the others). */
+function definedOnly<T extends object>(limits: T): Partial<T> {
+  return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /** Seed of the demo organization: every demo run shows the same organization. */
 export const DEMO_SEED = 1;
 
@@ -64,6 +69,7 @@ export async function connect(
     logLevel: config.logLevel,
     // Above the client library's default: a monthly run is unattended.
     maxRetries: config.maxRetries ?? DEFAULT_CLI_MAX_RETRIES,
+    ...definedOnly(config.requestLimits),
   });
   return emulator
     ? { client, organizationName: emulator.organization.orgName, close: () => emulator.close(), demo: true }

@@ -13,6 +13,8 @@ export interface CommandContext {
 export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config; reporter: Reporter } {
   const config = resolveConfig(flags, ctx.io);
   if (config.apiKey) ctx.secrets.add(config.apiKey);
+  const smtpPassword = config.smtpUrl ? new URL(config.smtpUrl).password : '';
+  if (smtpPassword) ctx.secrets.add(decodeURIComponent(smtpPassword));
   const reporter = new Reporter(ctx.io.stderr, config.logLevel, () => [...ctx.secrets]);
   return { config, reporter };
 }

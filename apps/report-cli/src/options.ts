@@ -13,6 +13,19 @@ const SHARED = {
   appUrl: () => new Option('--app-url <url>', 'web application URL, for readiness (ORGREPORT_APP_URL)'),
   maxRetries: () =>
     new Option('--max-retries <n>', 'retries of a failed request, 0..10 (ORGREPORT_MAX_RETRIES; default 4)'),
+  requestTimeout: () =>
+    new Option('--request-timeout <s>', 'time limit of one request, body included (default 300)'),
+  headersTimeout: () =>
+    new Option('--headers-timeout <s>', 'time limit until a response starts (default 30)'),
+  idleTimeout: () =>
+    new Option('--idle-timeout <s>', 'longest a response body may take to send another KiB (default 20)'),
+  maxResponseMib: () =>
+    new Option('--max-response-mib <n>', 'most MiB of one response, decompressed (default 2048)'),
+  maxListItems: () =>
+    new Option('--max-list-items <n>', 'most items of one list before the server is taken for a runaway'),
+  allowRedirectTo: () =>
+    new Option('--allow-redirect-to <origins>', 'other hosts a redirect may lead to (comma-separated)'),
+  deadline: () => new Option('--deadline <minutes>', 'time limit of the whole run (default none)'),
   month: () => new Option('--month <YYYY-MM>', 'report month (default: the last complete month)'),
   partial: () => new Option('--partial', 'accept the current, incomplete month (the report says "partial")'),
   out: () => new Option('--out <dir>', 'output directory (default ./reports)'),
@@ -40,7 +53,19 @@ export function withFlags(command: Command, ...flags: SharedFlag[]): Command {
 /** The flags every command takes. */
 export const COMMON: SharedFlag[] = ['config', 'today', 'quiet', 'verbose'];
 /** The flags of a command that talks to the API. */
-export const CONNECTION: SharedFlag[] = [...COMMON, 'baseUrl', 'appUrl', 'maxRetries'];
+export const CONNECTION: SharedFlag[] = [
+  ...COMMON,
+  'baseUrl',
+  'appUrl',
+  'maxRetries',
+  'requestTimeout',
+  'headersTimeout',
+  'idleTimeout',
+  'maxResponseMib',
+  'maxListItems',
+  'allowRedirectTo',
+  'deadline',
+];
 /** The flags of a command that renders and delivers a report. */
 export const RENDERING: SharedFlag[] = [
   'out',

@@ -33,7 +33,13 @@ describe('OrgClient', () => {
     const client = new OrgClient(good);
     expect(client.baseUrl).toBe('http://api.test');
     expect(JSON.stringify(client)).not.toContain(TEST_KEY);
-    expect(client.stats).toEqual({ requests: 0, retries: 0, bytesReceived: 0, failures: 0 });
+    expect(client.stats).toEqual({
+      requests: 0,
+      retries: 0,
+      bytesReceived: 0,
+      failures: 0,
+      redirectedTo: [],
+    });
   });
 
   it('needs appUrl only for readiness reports', async () => {

@@ -10,7 +10,7 @@ import { type Logger, type LogLevel, redactingLogger, silentLogger } from './log
 import { REDACTED } from './redact.ts';
 import { Analytics } from './resources/analytics.ts';
 import { Computers } from './resources/computers.ts';
-import type { ClientContext } from './resources/context.ts';
+import { type ClientContext, DEFAULT_LIST_LIMITS } from './resources/context.ts';
 import { Controls } from './resources/controls.ts';
 import { CreditLimits } from './resources/credit-limits.ts';
 import { OrgUsers } from './resources/org-users.ts';
@@ -25,7 +25,16 @@ import { checkIntegerRange } from './validation.ts';
  * request fails for good once in 100,000 times instead of once in 1,000.
  */
 export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 300_000;
+/** Time limit until a response's headers arrive. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
+/** Longest a streaming body may take to deliver another KiB. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 20_000;
+/**
+ * Most bytes of one response once decompressed: the largest answer of the API, `/tokens` with
+ * `by_user` for two months of 100,000 users, is about 600 MiB (and streams through a filter).
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 4;
 
 export interface OrgClientOptions {
@@ -39,10 +48,29 @@ export interface OrgClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Retries after the first attempt of a retryable failure (default 2). */
   maxRetries?: number;
-  /** Time limit of each attempt, body included, in ms (default 60 000). */
+  /** Time limit of each attempt, body included, in ms (default 300 000). */
   timeoutMs?: number;
+  /** Time limit until the response's status and headers arrive, in ms (default 30 000). */
+  headersTimeoutMs?: number;
+  /** Longest a streaming body may take to deliver another KiB, in ms (default 20 000). */
+  idleTimeoutMs?: number;
+  /**
+   * Most bytes of one response, counted after decompression while it streams (default 2 GiB; a
+   * body held whole, every one but a filtered `/tokens`, stops at 64 MiB at most).
+   */
+  maxResponseBytes?: number;
+  /**
+   * Origins (`https://host:port`) besides those of baseUrl and appUrl that a redirect may lead to;
+   * the key is sent there too. Any other redirect off the configured hosts is refused.
+   */
+  redirectOrigins?: string[];
   /** Requests in flight at once across the whole client (default 4). */
   concurrency?: number;
+  /**
+   * Most items any one listing may hold before the server is taken for a runaway and the list stops
+   * with a PaginationError (default: per listing, far above real organizations; see DEFAULT_LIST_LIMITS).
+   */
+  maxListItems?: number;
   /** Where log lines go (default: nowhere). Lines are scrubbed of the key and tokens. */
   logger?: Logger;
   /** Lowest level written to `logger` (default `info`). */
@@ -99,6 +127,17 @@ export class OrgClient {
     const maxRetries = checkIntegerRange(options.maxRetries, 'maxRetries', 0, 10) ?? DEFAULT_MAX_RETRIES;
     const timeoutMs = checkIntegerRange(options.timeoutMs, 'timeoutMs', 1, 3_600_000) ?? DEFAULT_TIMEOUT_MS;
     const concurrency = checkIntegerRange(options.concurrency, 'concurrency', 1, 64) ?? DEFAULT_CONCURRENCY;
+    const headersTimeoutMs =
+      checkIntegerRange(options.headersTimeoutMs, 'headersTimeoutMs', 1, 3_600_000) ??
+      DEFAULT_HEADERS_TIMEOUT_MS;
+    const idleTimeoutMs =
+      checkIntegerRange(options.idleTimeoutMs, 'idleTimeoutMs', 1, 3_600_000) ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const maxResponseBytes =
+      checkIntegerRange(options.maxResponseBytes, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ??
+      DEFAULT_MAX_RESPONSE_BYTES;
+    const redirectOrigins = (options.redirectOrigins ?? []).map(
+      (o) => new URL(checkUrl(o, 'redirectOrigins')).origin,
+    );
     if (options.now !== undefined && typeof options.now !== 'function') {
       throw new ValidationError('now', options.now, 'expected a function returning the current Date');
     }
@@ -109,13 +148,19 @@ export class OrgClient {
       fetch: fetchImpl,
       maxRetries,
       timeoutMs,
+      headersTimeoutMs,
+      idleTimeoutMs,
+      maxResponseBytes,
+      redirectOrigins,
       concurrency,
       logger: redactingLogger(options.logger ?? silentLogger, options.logLevel ?? 'info', [options.apiKey]),
       validateResponses: options.validateResponses ?? true,
       onRequest: options.onRequest,
       onResponse: options.onResponse,
     });
+    const maxListItems = checkIntegerRange(options.maxListItems, 'maxListItems', 1, Number.MAX_SAFE_INTEGER);
     const ctx: ClientContext = {
+      listLimit: (listing) => maxListItems ?? DEFAULT_LIST_LIMITS[listing],
       transport: this.#transport,
       now: options.now,
       hasAppUrl: this.appUrl !== undefined,

@@ -208,14 +208,39 @@ export class ApiConnectionError extends OrgReportError {
   }
 }
 
-/** The request did not finish within the timeout. */
+/** Which time limit of a request ran out. */
+export type TimeoutPhase = 'headers' | 'idle' | 'total';
+
+const TIMEOUT_TEXT: Record<TimeoutPhase, (ms: number) => string> = {
+  headers: (ms) => `no response headers within ${ms} ms (raise headersTimeoutMs, --headers-timeout)`,
+  idle: (ms) => `the body stalled: less than 1 KiB arrived in ${ms} ms (raise idleTimeoutMs, --idle-timeout)`,
+  total: (ms) => `no complete response within ${ms} ms (raise timeoutMs, --request-timeout)`,
+};
+
+/** The request did not finish within one of its time limits (headers, idle body, total). */
 export class ApiTimeoutError extends ApiConnectionError {
   override readonly name: string = 'ApiTimeoutError';
   constructor(
     context: RequestContext,
     readonly timeoutMs: number,
+    readonly phase: TimeoutPhase = 'total',
   ) {
-    super(context, `no complete response within ${timeoutMs} ms; raise timeoutMs or try again later`);
+    super(context, `${TIMEOUT_TEXT[phase](timeoutMs)}; or try again later`);
+  }
+}
+
+/**
+ * A response the client refuses to take in: larger than the limit once decompressed, nested deeper
+ * than any answer of the API, or redirected to a host that was not configured. Never retried.
+ */
+export class ResponseRefusedError extends OrgReportError {
+  override readonly name: string = 'ResponseRefusedError';
+  readonly operation: string;
+  readonly url: string;
+  constructor(context: RequestContext, reason: string) {
+    super(`${context.operation} refused the response of ${context.method} ${context.url}: ${reason}.`);
+    this.operation = context.operation;
+    this.url = context.url;
   }
 }
 

@@ -11,6 +11,8 @@ export interface BodyFilter {
   push(chunk: Uint8Array): void;
   /** The kept bytes once the body has ended. */
   end(): Uint8Array;
+  /** Bytes kept so far (what the caller will hold), for its size limit. */
+  readonly kept: number;
 }
 
 const QUOTE = 0x22;
@@ -75,6 +77,10 @@ class MemberDropper implements BodyFilter {
 
   constructor(quotedKey: Uint8Array) {
     this.#quotedKey = quotedKey;
+  }
+
+  get kept(): number {
+    return this.#length;
   }
 
   push(chunk: Uint8Array): void {

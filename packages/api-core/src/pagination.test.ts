@@ -16,21 +16,22 @@ const orgPage = (ids: string[], hasMore: boolean, nextCursor?: string) => ({
 });
 const query = (c: StubCall) => Object.fromEntries(c.url.searchParams);
 
-describe('readiness: startAfter = last reportId, ends on an empty or short page', () => {
-  it('follows full pages and stops on a short page', async () => {
+describe('readiness: startAfter = last reportId, ends on an empty page or one with no new report', () => {
+  it('follows pages past a short one (a server may cap its pages) and stops on an empty page', async () => {
     const { client, calls } = stubClient(
-      [reports('r1', 'r2'), reports('r3', 'r4'), reports('r5')].map((body) => ({ body })),
+      [reports('r1', 'r2'), reports('r3'), reports('r4', 'r5'), reports()].map((body) => ({ body })),
     );
     const ids: string[] = [];
-    for await (const r of client.readiness.list({ limit: 2, repoId: 'repo9' })) ids.push(r.reportId);
+    for await (const r of client.readiness.list({ limit: 5, repoId: 'repo9' })) ids.push(r.reportId);
     expect(ids).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
     expect(calls.map((c) => `${c.url.origin}${c.url.pathname}`)).toEqual(
-      Array(3).fill('http://app.test/api/organization/maturity-level-reports'),
+      Array(4).fill('http://app.test/api/organization/maturity-level-reports'),
     );
     expect(calls.map(query)).toEqual([
-      { repoId: 'repo9', limit: '2' },
-      { repoId: 'repo9', limit: '2', startAfter: 'r2' },
-      { repoId: 'repo9', limit: '2', startAfter: 'r4' },
+      { repoId: 'repo9', limit: '5' },
+      { repoId: 'repo9', limit: '5', startAfter: 'r2' },
+      { repoId: 'repo9', limit: '5', startAfter: 'r3' },
+      { repoId: 'repo9', limit: '5', startAfter: 'r5' },
     ]);
   });
 
@@ -48,10 +49,29 @@ describe('readiness: startAfter = last reportId, ends on an empty or short page'
     expect(b.calls.map(query)).toEqual([{ limit: '100' }]);
   });
 
-  it('raises PaginationError when the server repeats a page', async () => {
-    const { client, calls } = stubClient([{ body: reports('r1', 'r2') }]);
-    await expect(client.readiness.list({ limit: 2 }).toArray()).rejects.toBeInstanceOf(PaginationError);
-    expect(calls).toHaveLength(2);
+  it('gives each report once when pages overlap, and ends on a page with no new report', async () => {
+    const { client, calls } = stubClient(
+      [reports('r1', 'r2'), reports('r2', 'r3'), reports('r2', 'r3')].map((body) => ({ body })),
+    );
+    const ids = (await client.readiness.list({ limit: 2 }).toArray()).map((r) => r.reportId);
+    expect(ids).toEqual(['r1', 'r2', 'r3']);
+    expect(calls.map((c) => query(c).startAfter)).toEqual([undefined, 'r2', 'r3']);
+  });
+
+  it('stops a server that keeps sending full pages of new reports at the list bound', async () => {
+    let n = 0;
+    const { client, calls } = stubClient(() => ({ body: reports(`r${++n}`, `r${++n}`) }), {
+      maxListItems: 7,
+    });
+    const error = await client.readiness
+      .list({ limit: 2 })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toMatch(
+      /^readiness\.list: pagination stopped: the list grew past 7 items/,
+    );
+    expect(calls).toHaveLength(4);
   });
 });
 
@@ -101,6 +121,68 @@ describe('analytics /users: meta.has_more and meta.next_cursor -> cursor', () =>
 
     const noCursor = stubClient([{ body: usersPage(['u1'], { has_more: true }) }]);
     await expect(noCursor.client.analytics.users(range)).rejects.toThrow(/no cursor/);
+  });
+});
+
+describe('either spelling of the paging fields, and no silent end of a list', () => {
+  const camelPage = (ids: string[], more: { hasMore?: boolean; nextCursor?: string | null }) =>
+    envelope(
+      ids.map((id) => userDay(id)),
+      more,
+    );
+
+  it('follows /users pages that carry meta.hasMore / meta.nextCursor (the published spelling)', async () => {
+    const { client, calls } = stubClient([
+      { body: camelPage(['u1', 'u2'], { hasMore: true, nextCursor: 'u3' }) },
+      { body: camelPage(['u3', 'u4'], { hasMore: true, nextCursor: 'u5' }) },
+      { body: camelPage(['u5'], { hasMore: false, nextCursor: null }) },
+    ]);
+    const ids = (await client.analytics.users({ ...range, limit: 2 }).toArray()).map((r) => r.user_id);
+    expect(ids).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
+    expect(calls.map((c) => query(c).cursor)).toEqual([undefined, 'u3', 'u5']);
+  });
+
+  it('refuses to end the list on a full /users page with no continuation, naming the fields seen', async () => {
+    const { client } = stubClient([{ body: envelope([userDay('u1'), userDay('u2')], { more: 'yes' }) }]);
+    const error = await client.analytics
+      .users({ ...range, limit: 2 })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toContain('analytics.users: pagination stopped: a full page');
+    expect((error as Error).message).toContain('org_id, start_date, end_date, more');
+  });
+
+  it('takes a short /users page without continuation as the last one (two rows of one user is one user)', async () => {
+    const { client } = stubClient([{ body: envelope([userDay('u1'), userDay('u1')]) }]);
+    const rows = await client.analytics.users({ ...range, limit: 2 }).toArray();
+    expect(rows).toHaveLength(2);
+  });
+
+  it('stops a list of empty pages that keep claiming more', async () => {
+    let n = 0;
+    const { client, calls } = stubClient(() => ({
+      body: usersPage([], { has_more: true, next_cursor: `c${++n}` }),
+    }));
+    const error = await client.analytics
+      .users(range)
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toContain('3 empty pages in a row');
+    expect(calls).toHaveLength(3);
+  });
+
+  it('reads v0 paging in snake_case too, and refuses a full v0 page without any', async () => {
+    const a = stubClient([
+      { body: { users: ['a', 'b'].map(orgUser), pagination: { has_more: true, next_cursor: 'c2' } } },
+      { body: { users: ['c'].map(orgUser), pagination: { has_more: false } } },
+    ]);
+    expect((await a.client.orgUsers.list({ limit: 2 }).toArray()).map((u) => u.id)).toEqual(['a', 'b', 'c']);
+    const b = stubClient([{ body: { users: ['a', 'b'].map(orgUser) } }]);
+    await expect(b.client.orgUsers.list({ limit: 2 }).toArray()).rejects.toThrow(
+      /orgUsers\.list: pagination stopped: a full page .*paging fields: none/,
+    );
   });
 });
 

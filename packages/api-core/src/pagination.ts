@@ -4,7 +4,8 @@
  * it for the first {@link Page}, or walk `.pages()`. A {@link PageStyle} tells the mechanism where the
  * items and the next cursor are in a body (readiness, analytics `/users`, v0 `pagination`).
  * While a page is being consumed the next one is already on its way (one page of lookahead, never past
- * the last page or `maxItems`); a cursor that repeats raises {@link PaginationError}.
+ * the last page or `maxItems`); a cursor that repeats, a run of empty pages that claim more, and a
+ * list that grows past its bound (`limitItems`, a runaway server) raise {@link PaginationError}.
  */
 import { PaginationError } from './errors.ts';
 import type { ResponseMeta } from './transport.ts';
@@ -12,7 +13,8 @@ import type { ResponseMeta } from './transport.ts';
 /** Where a page's items and the next cursor are in a response body. */
 export interface PageStyle<Body, Item> {
   operation: string;
-  items(body: Body): Item[];
+  /** The items of a page; `position` is the page's (0 = first), for styles that drop repeats. */
+  items(body: Body, position: number): Item[];
   /** The cursor of the following page, or null when this page is the last one. */
   nextCursor(body: Body, items: Item[]): string | null;
 }
@@ -20,10 +22,16 @@ export interface PageStyle<Body, Item> {
 /** Fetches the page at `cursor` (undefined for the first page). */
 export type PageLoader<Body> = (cursor: string | undefined) => Promise<{ data: Body; meta: ResponseMeta }>;
 
+/** Empty pages in a row that claim more before the list is taken for a runaway. */
+export const MAX_EMPTY_PAGES_IN_A_ROW = 3;
+
 interface Chain<Body, Item> {
   style: PageStyle<Body, Item>;
   load: PageLoader<Body>;
+  /** Where the caller wants to stop (not an error). */
   maxItems: number | undefined;
+  /** Most items the list may hold: beyond it the server is taken for a runaway (an error). */
+  limitItems: number;
   /**
    * Each cursor requested so far, with the position (0 = first page) of the page it loaded. One map
    * per chain, so checking a cursor is O(1); asking again for the same position is not a repeat.
@@ -48,6 +56,8 @@ export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
   readonly #chain: Chain<Body, Item>;
   /** 0 for the first page. */
   readonly #position: number;
+  /** Empty pages in a row up to and including this one. */
+  readonly #emptyRun: number;
 
   constructor(
     chain: Chain<Body, Item>,
@@ -55,15 +65,38 @@ export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
     cursor: string | undefined,
     itemsBefore: number,
     position: number,
+    emptyBefore = 0,
   ) {
     this.#chain = chain;
     this.body = loaded.data;
     this.response = loaded.meta;
-    this.items = chain.style.items(loaded.data);
+    this.items = chain.style.items(loaded.data, position);
     this.cursor = cursor;
     this.itemsBefore = itemsBefore;
     this.nextCursor = chain.style.nextCursor(loaded.data, this.items);
     this.#position = position;
+    this.#emptyRun = this.items.length === 0 ? emptyBefore + 1 : 0;
+    this.#checkBounds();
+  }
+
+  /** Stops a list that a server keeps alive with empty pages, or that grows past its bound. */
+  #checkBounds(): void {
+    const { style, limitItems } = this.#chain;
+    const total = this.itemsBefore + this.items.length;
+    if (total > limitItems) {
+      throw new PaginationError(
+        style.operation,
+        this.cursor ?? null,
+        `the list grew past ${limitItems.toLocaleString('en-US')} items, far more than a real organization has; if it really is that large, raise the limit (maxListItems, --max-list-items)`,
+      );
+    }
+    if (this.nextCursor !== null && this.#emptyRun >= MAX_EMPTY_PAGES_IN_A_ROW) {
+      throw new PaginationError(
+        style.operation,
+        this.cursor ?? null,
+        `${this.#emptyRun} empty pages in a row each claimed more pages; stopping instead of following them forever`,
+      );
+    }
   }
 
   /** True when another page exists and `maxItems` (if any) is not reached yet. */
@@ -91,7 +124,14 @@ export class Page<Item, Body = unknown> implements AsyncIterable<Item> {
     }
     this.#chain.seen.set(next, position);
     const loaded = await this.#chain.load(next);
-    return new Page(this.#chain, loaded, next, this.itemsBefore + this.items.length, position);
+    return new Page(
+      this.#chain,
+      loaded,
+      next,
+      this.itemsBefore + this.items.length,
+      position,
+      this.#emptyRun,
+    );
   }
 
   /**
@@ -131,8 +171,17 @@ export class PagePromise<Item, Body = unknown> implements PromiseLike<Page<Item,
   readonly #chain: Chain<Body, Item>;
   #first: Promise<Page<Item, Body>> | undefined;
 
-  constructor(style: PageStyle<Body, Item>, load: PageLoader<Body>, maxItems?: number) {
-    this.#chain = { style, load, maxItems, seen: new Map() };
+  /**
+   * `maxItems`: where the caller wants to stop; `limitItems`: most items the list may hold before it
+   * is taken for a runaway server (a {@link PaginationError}).
+   */
+  constructor(
+    style: PageStyle<Body, Item>,
+    load: PageLoader<Body>,
+    maxItems?: number,
+    limitItems: number = Number.POSITIVE_INFINITY,
+  ) {
+    this.#chain = { style, load, maxItems, limitItems, seen: new Map() };
   }
 
   #firstPage(): Promise<Page<Item, Body>> {

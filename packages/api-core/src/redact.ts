@@ -1,63 +1,48 @@
 /**
- * Secret redaction: a value under a key that names a key, secret, token, password or credential
- * (`apiKey`, `clientSecret`, `Authorization`, ...) or a string that looks like a bearer token is
- * replaced by a redaction mark before anything is written, shown or logged.
+ * Secret redaction by what is secret, never by what a field's name looks like:
+ * - the fields the API documents as holding secrets ({@link SECRET_FIELDS}: a custom model's `apiKey`,
+ *   its `extraHeaders` and its cloud credential export) are replaced whole by a redaction mark;
+ * - a string that is a credential (a bearer token, `sk-...`, a GitHub or Slack token, an AWS key id,
+ *   a JWT) is replaced by a mark, and one embedded in free text (a hook command, guidance text, a
+ *   rationale) is masked in place;
+ * - literal secrets the caller names (the configured API key, the SMTP password) are masked wherever
+ *   they occur, whatever the server echoed back.
+ * A boolean policy such as `restrictApiKeyCreationToManagers` is not a secret and stays visible.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
 /** The mark that stands in for a secret. */
 export const REDACTED = '[redacted]';
 
-// Words that make a key secret. Plural counts such as `maxOutputTokens` are not secrets.
-const SECRET_WORDS = new Set([
-  'key',
-  'apikey',
-  'secret',
-  'token',
-  'password',
-  'passwd',
-  'pwd',
-  'credential',
-  'credentials',
-  'authorization',
-  'auth',
-  'cookie',
-  'bearer',
-  'jwt',
-]);
-// Keys made of a secret word that are known to hold no secret.
-const NOT_SECRET_KEYS = new Set(['group_key', 'groupkey', 'cloudauthrefresh']);
-
-/** Splits `apiKey`, `api_key`, `x-api-key`, `APIKey` into lower-case words. */
-function keyWords(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+/** A tree of field names; `true` marks a secret field, `[]` the items of an array. */
+export interface SecretFieldTree {
+  [field: string]: SecretFieldTree | true;
 }
 
-function computeIsSecretKey(key: string): boolean {
-  const lower = key.toLowerCase();
-  const letters = lower.replace(/[^a-z]/g, '');
-  if (NOT_SECRET_KEYS.has(letters) || NOT_SECRET_KEYS.has(lower)) return false;
-  return keyWords(key).some((w) => SECRET_WORDS.has(w)) || SECRET_WORDS.has(letters);
+/**
+ * The fields that hold secrets, from the object that has them (at any depth): `customModels[].apiKey`
+ * (org-api.md: "a secret"), `customModels[].extraHeaders` (the HTTP headers sent to the model's
+ * provider, where its credentials travel) and `customModels[].cloudHosted.cloudCredentialExport`
+ * (the credentials handed to a cloud provider).
+ */
+export const SECRET_FIELDS: SecretFieldTree = {
+  customModels: { '[]': { apiKey: true, extraHeaders: true, cloudHosted: { cloudCredentialExport: true } } },
+};
+
+/** The entry of `tree` for `field` (own entries only: `constructor` is no field of the tree). */
+function fieldOf(tree: SecretFieldTree | null, field: string): SecretFieldTree | true | undefined {
+  return tree !== null && Object.hasOwn(tree, field) ? tree[field] : undefined;
 }
 
-// Data has few distinct keys (every `/users` row repeats the same 22), so the answer is remembered
-// per key; the bound keeps hostile data with endless distinct keys from growing it without limit.
-const SECRET_KEY_CACHE_LIMIT = 4096;
-const secretKeyCache = new Map<string, boolean>();
-
-/** True when a property named `key` holds a secret (its value must never be shown). */
-export function isSecretKey(key: string): boolean {
-  const known = secretKeyCache.get(key);
-  if (known !== undefined) return known;
-  const secret = computeIsSecretKey(key);
-  if (secretKeyCache.size >= SECRET_KEY_CACHE_LIMIT) secretKeyCache.clear();
-  secretKeyCache.set(key, secret);
-  return secret;
+/** True when the path of field names (`[]` for array items) ends at a secret field of {@link SECRET_FIELDS}. */
+export function isSecretField(path: ReadonlyArray<string>): boolean {
+  for (let from = 0; from < path.length; from++) {
+    let node: SecretFieldTree | true | undefined = SECRET_FIELDS;
+    for (let i = from; i < path.length && node !== undefined && node !== true; i++)
+      node = fieldOf(node, path[i]!);
+    if (node === true) return true;
+  }
+  return false;
 }
 
 const SECRET_VALUE_RE =
@@ -75,12 +60,33 @@ export function looksLikeSecret(value: string): boolean {
   return SECRET_VALUE_RE.test(value.trim());
 }
 
+/** Credential formats inside free text (a word boundary before each, so `task-force` is no `sk-` key). */
+const EMBEDDED_SECRET_RE =
+  /\b(?:Bearer\s+[A-Za-z0-9._~+/=-]{8,}|sk-[A-Za-z0-9_-]{8,}|(?:ghp|gho|ghs|github_pat)_[A-Za-z0-9_]{8,}|xox[abposr]-[A-Za-z0-9-]{2,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)/g;
+// A cheap pre-test: most strings hold none of these beginnings.
+const EMBEDDED_HINT_RE = /Bearer|sk-|gh[pos]_|github_pat_|xox|AKIA|eyJ/;
+
+/** `text` with every credential embedded in it, and every literal secret, masked in place. */
+export function maskSecretsInText(text: string, literals: ReadonlyArray<string> = []): string {
+  let out = text;
+  for (const secret of literals)
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (!EMBEDDED_HINT_RE.test(out)) return out;
+  return out.replace(EMBEDDED_SECRET_RE, (match) =>
+    match.startsWith('Bearer') ? `Bearer ${REDACTED}` : REDACTED,
+  );
+}
+
 export interface RedactOptions {
   /**
    * Turns a secret into a short fingerprint kept in the mark (`[redacted:1a2b3c4d]`), so two values
    * can be compared (a changed secret shows as changed) without being stored. Omit for a plain mark.
    */
   fingerprint?: (secret: string) => string;
+  /** Values masked wherever they occur in a string (the configured API key, the SMTP password). */
+  literals?: ReadonlyArray<string>;
+  /** Where `value` sits, as field names from its root (`[]` for array items): a part of a larger value. */
+  at?: ReadonlyArray<string>;
 }
 
 /** A fingerprint function salted for one run: equal secrets give equal marks within the run only. */
@@ -107,22 +113,29 @@ function mark(value: unknown, options: RedactOptions): unknown {
 }
 
 /**
- * `value` with every secret replaced by a redaction mark: values under secret keys (whole objects and
- * arrays included) and strings that look like credentials anywhere. The input is never changed: each
- * object or array on the path to a secret is copied, and parts that hold no secret are returned as
- * they are (so a value without secrets comes back itself, at the cost of one read of it).
+ * `value` with every secret replaced: the secret fields of {@link SECRET_FIELDS} and strings that are
+ * credentials by a mark, credentials inside free text and the `literals` masked in place. The input
+ * is never changed: each object or array on the path to a secret is copied, and parts that hold no
+ * secret are returned as they are (so a value without secrets comes back itself).
  *
  * @example
  * redactSecrets({ customModels: [{ id: 'm', apiKey: 'abc' }] }) // { customModels: [{ id: 'm', apiKey: '[redacted]' }] }
  */
 export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return looksLikeSecret(v) && !isRedactionMark(v) ? mark(v, options) : v;
+  const literals = options.literals ?? [];
+  // `fields`: where the walk stands in SECRET_FIELDS (null: outside any secret-bearing object).
+  const walk = (v: unknown, fields: SecretFieldTree | null): unknown => {
+    if (typeof v === 'string') {
+      if (isRedactionMark(v)) return v;
+      if (looksLikeSecret(v)) return mark(v, options);
+      return maskSecretsInText(v, literals);
+    }
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
+      const items = fieldOf(fields, '[]');
       let copy: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
-        const redacted = walk(v[i]);
+        const redacted = walk(v[i], items !== undefined && items !== true ? items : null);
         if (redacted !== v[i]) {
           copy ??= v.slice();
           copy[i] = redacted;
@@ -133,10 +146,13 @@ export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
     let copy: Record<string, unknown> | undefined;
     for (const k of Object.keys(v)) {
       const child = (v as Record<string, unknown>)[k];
+      const node = fieldOf(fields, k) ?? fieldOf(SECRET_FIELDS, k);
       const redacted =
-        isSecretKey(k) && typeof child !== 'number' && typeof child !== 'boolean' && !isRedactionMark(child)
-          ? mark(child, options)
-          : walk(child);
+        node === true
+          ? isRedactionMark(child) || typeof child === 'boolean'
+            ? child
+            : mark(child, options)
+          : walk(child, node ?? null);
       if (redacted !== child) {
         copy ??= { ...v };
         // defineProperty, not assignment: a parsed `__proto__` key must stay a plain property.
@@ -150,14 +166,19 @@ export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
     }
     return copy ?? v;
   };
-  return walk(value) as T;
+  let start: SecretFieldTree | null = null;
+  for (const k of options.at ?? []) {
+    const node: SecretFieldTree | true | undefined = fieldOf(start, k) ?? fieldOf(SECRET_FIELDS, k);
+    if (node === true) return (isRedactionMark(value) ? value : mark(value, options)) as T;
+    start = node ?? null;
+  }
+  return walk(value, start) as T;
 }
 
-/** Replaces every occurrence of the given secrets (an API key, say) in a text, for logs and error messages. */
+/** Replaces every occurrence of the given secrets (an API key, say) and every credential in a text, for logs and messages. */
 export function scrubText(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
-  return out.replace(/(Bearer\s+)(?!\[redacted)[^\s"',)]+/gi, `$1${REDACTED}`);
+  return maskSecretsInText(
+    text,
+    secrets.filter((s): s is string => typeof s === 'string'),
+  ).replace(/(Bearer\s+)(?!\[redacted)[^\s"',)]+/gi, `$1${REDACTED}`);
 }

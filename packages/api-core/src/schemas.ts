@@ -52,6 +52,9 @@ export const analyticsMetaSchema = z.looseObject({
   end_date: isoDate,
   has_more: z.boolean().optional(),
   next_cursor: z.string().nullable().optional(),
+  // The service's published pages spell the `/users` paging fields in camelCase.
+  hasMore: z.boolean().optional(),
+  nextCursor: z.string().nullable().optional(),
 });
 export type AnalyticsMeta = z.infer<typeof analyticsMetaSchema>;
 
@@ -337,15 +340,18 @@ export const controlChangeSchema = z.looseObject({
 });
 export type ControlChange = z.infer<typeof controlChangeSchema>;
 
+// Either spelling of the paging fields is read (page-styles.ts); a page without any is judged there.
 export const v0PaginationSchema = z.looseObject({
-  hasMore: z.boolean(),
+  hasMore: z.boolean().optional(),
   nextCursor: z.string().nullable().optional(),
+  has_more: z.boolean().optional(),
+  next_cursor: z.string().nullable().optional(),
 });
 export type V0Pagination = z.infer<typeof v0PaginationSchema>;
 
 export const controlHistoryResponseSchema = z.looseObject({
   changes: z.array(controlChangeSchema),
-  pagination: v0PaginationSchema,
+  pagination: v0PaginationSchema.optional(),
 });
 export type ControlHistoryResponse = z.infer<typeof controlHistoryResponseSchema>;
 
@@ -506,7 +512,7 @@ export type OrgUser = z.infer<typeof orgUserSchema>;
 
 export const orgUsersResponseSchema = z.looseObject({
   users: z.array(orgUserSchema),
-  pagination: v0PaginationSchema,
+  pagination: v0PaginationSchema.optional(),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -114,7 +114,13 @@ describe('requests', () => {
       'req computers.list #2',
       `res 200 ${bytes}`,
     ]);
-    expect(client.stats).toEqual({ requests: 2, retries: 1, bytesReceived: bytes, failures: 0 });
+    expect(client.stats).toEqual({
+      requests: 2,
+      retries: 1,
+      bytesReceived: bytes,
+      failures: 0,
+      redirectedTo: [],
+    });
   });
 
   it('a progress hook that throws does not fail the request', async () => {

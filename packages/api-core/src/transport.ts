@@ -11,7 +11,9 @@ import {
   ApiTimeoutError,
   MalformedResponseError,
   type RequestContext,
+  ResponseRefusedError,
   ResponseValidationError,
+  type TimeoutPhase,
 } from './errors.ts';
 import type { BodyFilter } from './json-member-filter.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
@@ -46,6 +48,8 @@ export interface RequestStats {
   bytesReceived: number;
   /** Calls that ended in an error after their last attempt. */
   failures: number;
+  /** Origins other than the configured hosts that redirects were followed to (allowed by the caller). */
+  redirectedTo: string[];
 }
 
 /** Passed to `onRequest` when an attempt starts. */
@@ -107,7 +111,16 @@ export interface TransportConfig {
   appUrl: string | undefined;
   fetch: typeof globalThis.fetch;
   maxRetries: number;
+  /** Time limit of a whole attempt, body included. */
   timeoutMs: number;
+  /** Time limit until the response's status and headers arrive. */
+  headersTimeoutMs: number;
+  /** Longest the body may take to deliver another KiB while it streams. */
+  idleTimeoutMs: number;
+  /** Most bytes of a body, counted after decompression while it streams. */
+  maxResponseBytes: number;
+  /** Origins besides the base and app hosts that a redirect may lead to (the key goes along). */
+  redirectOrigins: ReadonlyArray<string>;
   concurrency: number;
   logger: Logger;
   validateResponses: boolean;
@@ -123,7 +136,13 @@ type Attempt<T> =
 export class Transport {
   readonly #config: TransportConfig;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #stats: RequestStats = { requests: 0, retries: 0, bytesReceived: 0, failures: 0 };
+  readonly #stats: RequestStats = {
+    requests: 0,
+    retries: 0,
+    bytesReceived: 0,
+    failures: 0,
+    redirectedTo: [],
+  };
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -132,7 +151,7 @@ export class Transport {
 
   /** A copy of the counters. */
   get stats(): RequestStats {
-    return { ...this.#stats };
+    return { ...this.#stats, redirectedTo: [...this.#stats.redirectedTo] };
   }
 
   /** Requests in flight now (never more than the concurrency limit). */
@@ -223,15 +242,18 @@ export class Transport {
     context: RequestContext,
     attempt: number,
   ): Promise<Attempt<T>> {
-    const { logger: log } = this.#config;
+    const { logger: log, idleTimeoutMs } = this.#config;
     const timeoutMs = spec.options?.timeoutMs ?? this.#config.timeoutMs;
+    const headersTimeoutMs = Math.min(this.#config.headersTimeoutMs, timeoutMs);
     const userSignal = spec.options?.signal;
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    }, timeoutMs);
+    let expired: { phase: TimeoutPhase; ms: number } | undefined;
+    const expire = (phase: TimeoutPhase, ms: number) => {
+      expired ??= { phase, ms };
+      controller.abort(new Error(`${phase} timeout`));
+    };
+    const timer = setTimeout(() => expire('total', timeoutMs), timeoutMs);
+    const headersTimer = setTimeout(() => expire('headers', headersTimeoutMs), headersTimeoutMs);
     const onUserAbort = () => controller.abort(userSignal?.reason);
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
     const idempotent = spec.retry === 'idempotent';
@@ -243,31 +265,21 @@ export class Transport {
       if (attempt > 1) log.debug(`${spec.operation}: attempt ${attempt}`);
       log.debug(`--> ${spec.method} ${context.url}`, { headers: { Authorization: '***' } });
       this.#notify('onRequest', { ...context, attempt });
-      const headers: Record<string, string> = {
-        Authorization: `Bearer ${this.#config.apiKey}`,
-        Accept: 'application/json',
-      };
-      if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await this.#config.fetch(url, {
-        method: spec.method,
-        headers,
-        body: spec.body === undefined ? null : JSON.stringify(spec.body),
-        signal: controller.signal,
-      });
+      const response = await this.#fetchOnConfiguredHosts(spec, url, context, controller.signal);
+      clearTimeout(headersTimer);
       responded = true;
       const filter = response.ok && spec.bodyFilter ? spec.bodyFilter() : undefined;
-      const received = filter ? await this.#streamBody(response, filter) : undefined;
-      const bytes = filter ? filter.end() : new Uint8Array(await response.arrayBuffer());
-      const byteLength = received ?? bytes.byteLength;
+      const { bytes, received } = await this.#readBody(response, context, filter, () =>
+        expire('idle', idleTimeoutMs),
+      );
       const durationMs = Math.round(performance.now() - started);
-      if (received === undefined) this.#stats.bytesReceived += byteLength;
       const requestId = response.headers.get('x-request-id') ?? undefined;
-      log.debug(`<-- ${response.status} ${spec.method} ${context.url} (${byteLength} B, ${durationMs} ms)`);
+      log.debug(`<-- ${response.status} ${spec.method} ${context.url} (${received} B, ${durationMs} ms)`);
       this.#notify('onResponse', {
         ...context,
         attempt,
         status: response.status,
-        bytes: byteLength,
+        bytes: received,
         durationMs,
         requestId,
       });
@@ -275,22 +287,35 @@ export class Transport {
       const json = parseJson(bytes);
       if (json === NOT_JSON) {
         // A cut or garbled body is a transport failure, not a schema change: retry it like one.
-        const error = new MalformedResponseError(context, response.status, byteLength, attempt, requestId);
+        const error = new MalformedResponseError(context, response.status, received, attempt, requestId);
         return { ok: false, error, retryable: idempotent };
+      }
+      const tooDeep = deeperThan(json, MAX_JSON_DEPTH);
+      if (tooDeep !== null) {
+        throw new ResponseRefusedError(
+          context,
+          `its JSON nests deeper than ${MAX_JSON_DEPTH} levels (at ${tooDeep}), which no answer of the API does`,
+        );
       }
       const data = this.#validate(spec, json);
       return {
         ok: true,
         data,
-        meta: { ...context, status: response.status, requestId, bytes: byteLength, attempts: attempt },
+        meta: { ...context, status: response.status, requestId, bytes: received, attempts: attempt },
       };
     } catch (error) {
-      if (error instanceof ResponseValidationError) return { ok: false, error, retryable: false };
+      if (error instanceof ResponseValidationError || error instanceof ResponseRefusedError) {
+        return { ok: false, error, retryable: false };
+      }
       if (userSignal?.aborted) {
         return { ok: false, error: new ApiAbortError(spec.operation, { cause: error }), retryable: false };
       }
-      if (timedOut)
-        return { ok: false, error: new ApiTimeoutError(context, timeoutMs), retryable: idempotent };
+      if (expired)
+        return {
+          ok: false,
+          error: new ApiTimeoutError(context, expired.ms, expired.phase),
+          retryable: idempotent,
+        };
       const reason = this.scrub(errorCode(error) ?? (error instanceof Error ? error.message : String(error)));
       return {
         ok: false,
@@ -302,22 +327,135 @@ export class Transport {
       };
     } finally {
       clearTimeout(timer);
+      clearTimeout(headersTimer);
       userSignal?.removeEventListener('abort', onUserAbort);
     }
   }
 
-  /** Streams a body through `filter`, counting every byte as it arrives; resolves to the total. */
-  async #streamBody(response: Response, filter: BodyFilter): Promise<number> {
-    let total = 0;
-    if (!response.body) return total;
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return total;
-      total += value.byteLength;
-      this.#stats.bytesReceived += value.byteLength;
-      filter.push(value);
+  /**
+   * Sends the request and follows redirects by hand: within the configured hosts (and the origins
+   * the caller allowed, which are recorded) the key goes along; a redirect anywhere else is refused,
+   * so a report is never built from another host's data.
+   */
+  async #fetchOnConfiguredHosts(
+    spec: RequestSpec<unknown>,
+    url: string,
+    context: RequestContext,
+    signal: AbortSignal,
+  ): Promise<Response> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.#config.apiKey}`,
+      Accept: 'application/json',
+    };
+    if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
+    let method: string = spec.method;
+    let body: string | null = spec.body === undefined ? null : JSON.stringify(spec.body);
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      const response = await this.#config.fetch(target, {
+        method,
+        headers,
+        body,
+        signal,
+        redirect: 'manual',
+      });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status > 399 || location === null) return response;
+      await response.body?.cancel().catch(() => {});
+      const next = new URL(location, target);
+      const where = `${next.origin}${next.pathname}`;
+      if (hop >= MAX_REDIRECTS) {
+        throw new ResponseRefusedError(
+          context,
+          `more than ${MAX_REDIRECTS} redirects in a row (the last to ${this.scrub(where)})`,
+        );
+      }
+      if (!this.#configuredOrigins().has(next.origin)) {
+        if (!this.#config.redirectOrigins.includes(next.origin)) {
+          throw new ResponseRefusedError(
+            context,
+            `the server redirected to ${this.scrub(next.origin)}, which is not a configured host; check the base and app URLs, or allow that host (redirectOrigins, --allow-redirect-to ${this.scrub(next.origin)}) if it is really the service`,
+          );
+        }
+        if (!this.#stats.redirectedTo.includes(next.origin)) this.#stats.redirectedTo.push(next.origin);
+        this.#config.logger.warn(
+          `${spec.operation}: followed a redirect to ${this.scrub(where)} (allowed host)`,
+        );
+      }
+      // 303, and 301/302 after a POST, turn into a GET without a body, as browsers and undici do.
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
+        method = 'GET';
+        body = null;
+        delete headers['Content-Type'];
+      }
+      target = next.href;
     }
+  }
+
+  /** Origins of the configured base and app URLs. */
+  #configuredOrigins(): Set<string> {
+    const origins = new Set([new URL(this.#config.baseUrl).origin]);
+    if (this.#config.appUrl) origins.add(new URL(this.#config.appUrl).origin);
+    return origins;
+  }
+
+  /**
+   * Reads a body chunk by chunk (decompressed, as fetch hands it over), counting every byte against
+   * the size limit as it arrives, so an endless or bomb body stops early; `stalled` fires when less
+   * than a KiB arrives within the idle limit. A filtered body keeps only what its filter keeps.
+   */
+  async #readBody(
+    response: Response,
+    context: RequestContext,
+    filter: BodyFilter | undefined,
+    stalled: () => void,
+  ): Promise<{ bytes: Uint8Array; received: number }> {
+    const { maxResponseBytes, idleTimeoutMs } = this.#config;
+    const held = Math.min(maxResponseBytes, MAX_HELD_RESPONSE_BYTES);
+    const limit = filter ? maxResponseBytes : held;
+    const announced = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (announced > limit) {
+      await response.body?.cancel().catch(() => {});
+      throw new ResponseRefusedError(
+        context,
+        `it announces ${mib(announced)}, more than the ${mib(limit)} limit (maxResponseBytes, --max-response-mib)`,
+      );
+    }
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    let sinceProgress = 0;
+    let idle = setTimeout(stalled, idleTimeoutMs);
+    const reader = response.body?.getReader();
+    try {
+      for (;;) {
+        if (!reader) break;
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += value.byteLength;
+        this.#stats.bytesReceived += value.byteLength;
+        sinceProgress += value.byteLength;
+        if (sinceProgress >= PROGRESS_BYTES) {
+          sinceProgress = 0;
+          clearTimeout(idle);
+          idle = setTimeout(stalled, idleTimeoutMs);
+        }
+        if (filter) filter.push(value);
+        else chunks.push(value);
+        if (received > limit || (filter && filter.kept > held)) {
+          await reader.cancel().catch(() => {});
+          throw new ResponseRefusedError(
+            context,
+            `the body grew past ${mib(received > limit ? limit : held)} (decompressed; stopped reading), more than any answer of the API; if the organization really is that large, raise maxResponseBytes (--max-response-mib)`,
+          );
+        }
+      }
+    } finally {
+      clearTimeout(idle);
+    }
+    return { bytes: filter ? filter.end() : concat(chunks, received), received };
   }
 
   #errorResponse<T>(
@@ -387,6 +525,65 @@ export class Transport {
 }
 
 const NOT_JSON = Symbol('not JSON');
+
+/** Deepest nesting of a response the client takes in (the API's deepest answer nests about 8). */
+export const MAX_JSON_DEPTH = 64;
+/** Most bytes of a body held whole (every body but a filtered `/tokens`; a `/users` page is ~100 KiB). */
+export const MAX_HELD_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Redirects followed in a row before the request is refused. */
+const MAX_REDIRECTS = 5;
+/** Bytes a streaming body must deliver within the idle limit to count as progressing. */
+const PROGRESS_BYTES = 1024;
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 3 : 0)} MiB`;
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The path of the first value nested deeper than `max` levels, or null. Walked with an explicit
+ * stack, so a hostile body nested 100,000 deep is caught here instead of overflowing the call stack
+ * of whatever walks it next (validation, redaction, writing). Only containers are visited, and the
+ * path is built only for the answer.
+ */
+export function deeperThan(value: unknown, max: number): string | null {
+  type Frame = { value: object; depth: number; parent: Frame | null; key: string | number };
+  const stack: Frame[] = [];
+  const visit = (v: unknown, depth: number, parent: Frame | null, key: string | number): Frame | null => {
+    if (v === null || typeof v !== 'object') return null;
+    const frame = { value: v, depth, parent, key };
+    if (depth >= max) return frame;
+    stack.push(frame);
+    return null;
+  };
+  let found = visit(value, 0, null, '');
+  while (found === null && stack.length > 0) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length && found === null; i++) found = visit(v[i], frame.depth + 1, frame, i);
+    } else {
+      for (const k in v) {
+        found = visit((v as Record<string, unknown>)[k], frame.depth + 1, frame, k);
+        if (found) break;
+      }
+    }
+  }
+  if (found === null) return null;
+  const keys: Array<string | number> = [];
+  for (let f: Frame | null = found; f?.parent; f = f.parent) keys.unshift(f.key);
+  return formatPath(keys) || '(body)';
+}
 
 /** The parsed body, or {@link NOT_JSON} when it is not valid JSON (an empty body included). */
 function parseJson(bytes: Uint8Array): unknown {

@@ -308,7 +308,7 @@ describe('v0 endpoints', () => {
       const page = controlHistoryResponseSchema.parse(r.body);
       expect(page.changes.length).toBeLessThanOrEqual(5);
       revisions.push(...page.changes.map((c) => c.revision));
-      cursor = page.pagination.hasMore ? (page.pagination.nextCursor as string) : undefined;
+      cursor = page.pagination?.hasMore ? (page.pagination?.nextCursor as string) : undefined;
     } while (cursor);
     expect(revisions).toEqual(emu.organization.controlHistory.map((c) => c.revision));
     expectProblem(await call('/api/v0/organization/enterprise-controls/history?limit=101'), 400);
@@ -320,7 +320,7 @@ describe('v0 endpoints', () => {
     const first = await call('/api/v0/organization/users');
     const page = orgUsersResponseSchema.parse(first.body);
     expect(page.users).toHaveLength(20);
-    expect(page.pagination.hasMore).toBe(true);
+    expect(page.pagination?.hasMore).toBe(true);
     const ids: string[] = [];
     let cursor: string | undefined;
     do {
@@ -328,7 +328,7 @@ describe('v0 endpoints', () => {
         (await call(`/api/v0/organization/users?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body,
       );
       ids.push(...r.users.map((u) => u.id));
-      cursor = r.pagination.hasMore ? (r.pagination.nextCursor as string) : undefined;
+      cursor = r.pagination?.hasMore ? (r.pagination?.nextCursor as string) : undefined;
     } while (cursor);
     expect(new Set(ids).size).toBe(45);
     expectProblem(await call('/api/v0/organization/users?limit=101'), 400);

@@ -410,6 +410,16 @@ export interface ControlFieldDiff {
   after: string | null;
   /** True when the field holds a secret: `before`/`after` are then redaction marks or "changed (redacted)". */
   redacted: boolean;
+  /** True when the setting bears on security (see `SECURITY_SETTINGS`): listed first in the report. */
+  security: boolean;
+}
+
+/** A security-relevant field change of the period, with its revision (the report lists these first). */
+export interface SecurityChangeRow extends ControlFieldDiff {
+  revision: number;
+  updated_at: string;
+  /** Who made it (name, else e-mail, else id; null when unknown). */
+  by: string | null;
 }
 
 /** One enterprise-control revision made in the period. */
@@ -428,6 +438,8 @@ export interface ControlsSection {
   changes: ControlChangeRow[];
   /** Revision in force at the period's end; null when none is known. */
   current_revision: number | null;
+  /** Every security-relevant field change of the period, oldest first. */
+  security: SecurityChangeRow[];
 }
 
 export interface SeatsSection {

@@ -192,7 +192,7 @@ describe('a model without data', () => {
         weakest: [],
         unmapped_criteria: [],
       },
-      controls: { changes: [], current_revision: null },
+      controls: { changes: [], current_revision: null, security: [] },
       seats: { seats: 0, active_users: 0, utilization: null, dormant: 0, dormant_users: [] },
     };
     const html = await renderHtml(empty, { embedFonts: false });

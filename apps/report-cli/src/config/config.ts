@@ -38,6 +38,10 @@ export interface Config {
   currency?: string;
   /** Retries of a failed idempotent request (0..10); undefined: {@link DEFAULT_CLI_MAX_RETRIES}. */
   maxRetries?: number;
+  /** Bounds of every request and list (undefined members: the client's defaults). */
+  requestLimits: RequestLimits;
+  /** Time limit of the whole run (fetch included), in ms; undefined: none. */
+  deadlineMs?: number;
   /** The Chromium (or Chrome) binary that prints the PDF. */
   chromium: string;
   /** The day the run considers today (UTC): `--today` or the clock's. */
@@ -46,6 +50,17 @@ export interface Config {
   now: Clock;
   /** The config file that was read, if any. */
   configFile?: string;
+}
+
+/** Bounds of requests and lists, as the API client takes them. */
+export interface RequestLimits {
+  timeoutMs?: number;
+  headersTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxResponseBytes?: number;
+  maxListItems?: number;
+  /** Origins a redirect may lead to besides the configured hosts. */
+  redirectOrigins: string[];
 }
 
 /** Flags that feed configuration; every command accepts the subset it defines. */
@@ -65,6 +80,13 @@ export interface ConfigFlags {
   templates?: string;
   orgName?: string;
   maxRetries?: string;
+  requestTimeout?: string;
+  headersTimeout?: string;
+  idleTimeout?: string;
+  maxResponseMib?: string;
+  maxListItems?: string;
+  allowRedirectTo?: string;
+  deadline?: string;
 }
 
 /** What configuration may read from outside: injected by `run()`. */
@@ -111,6 +133,24 @@ const retries = z.preprocess(
     .max(MAX_RETRIES_LIMIT, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`),
 );
 
+// A positive number from a flag or variable (text) or the config file (a number).
+const positiveNumber = (what: string, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+    z.number(`expected ${what}`).positive(`expected ${what}`).max(max, `expected ${what} up to ${max}`),
+  );
+const seconds = positiveNumber('a number of seconds above 0', 86_400);
+const mebibytes = positiveNumber('a number of MiB above 0', 1_048_576);
+const minutes = positiveNumber('a number of minutes above 0', 10_080);
+const wholeCount = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number('expected a whole number above 0')
+    .int('expected a whole number above 0')
+    .positive('expected a whole number above 0'),
+);
+const origin = url.transform((v) => new URL(v).origin);
+
 /** The JSON config file: every key optional, unknown keys refused so that a typo is named. */
 export const configFileSchema = z.strictObject({
   apiKey: nonEmpty.optional(),
@@ -127,6 +167,13 @@ export const configFileSchema = z.strictObject({
   organizationName: nonEmpty.optional(),
   pricePerCredit: z.number().positive('must be a positive number').optional(),
   maxRetries: retries.optional(),
+  requestTimeout: seconds.optional(),
+  headersTimeout: seconds.optional(),
+  idleTimeout: seconds.optional(),
+  maxResponseMiB: mebibytes.optional(),
+  maxListItems: wholeCount.optional(),
+  allowRedirectTo: z.union([z.array(origin), z.string()]).optional(),
+  deadline: minutes.optional(),
   chromium: nonEmpty.optional(),
   currency: z
     .string()
@@ -272,6 +319,18 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   const baseUrl = text(url, flags.baseUrl, '--base-url', 'ORGREPORT_BASE_URL', 'baseUrl');
   const price = pick(undefined, undefined, 'ORGREPORT_PRICE_PER_CREDIT', 'pricePerCredit');
   const maxRetries = pick(flags.maxRetries, '--max-retries', 'ORGREPORT_MAX_RETRIES', 'maxRetries');
+  function number<K extends keyof ConfigFile>(
+    schema: z.ZodType<number>,
+    flag: string | undefined,
+    flagName: string,
+    envName: string,
+    key: K,
+    scale: number,
+  ): number | undefined {
+    const c = pick(flag, flagName, envName, key);
+    return c ? Math.round(check(schema, c.value, c.label) * scale) : undefined;
+  }
+  const deadlineMs = number(minutes, flags.deadline, '--deadline', 'ORGREPORT_DEADLINE', 'deadline', 60_000);
   return {
     apiKey: text(nonEmpty, undefined, undefined, 'ORGREPORT_API_KEY', 'apiKey', true),
     baseUrl,
@@ -297,6 +356,57 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
       'currency',
     ),
     maxRetries: maxRetries ? check(retries, maxRetries.value, maxRetries.label) : undefined,
+    requestLimits: {
+      timeoutMs: number(
+        seconds,
+        flags.requestTimeout,
+        '--request-timeout',
+        'ORGREPORT_REQUEST_TIMEOUT',
+        'requestTimeout',
+        1000,
+      ),
+      headersTimeoutMs: number(
+        seconds,
+        flags.headersTimeout,
+        '--headers-timeout',
+        'ORGREPORT_HEADERS_TIMEOUT',
+        'headersTimeout',
+        1000,
+      ),
+      idleTimeoutMs: number(
+        seconds,
+        flags.idleTimeout,
+        '--idle-timeout',
+        'ORGREPORT_IDLE_TIMEOUT',
+        'idleTimeout',
+        1000,
+      ),
+      maxResponseBytes: number(
+        mebibytes,
+        flags.maxResponseMib,
+        '--max-response-mib',
+        'ORGREPORT_MAX_RESPONSE_MIB',
+        'maxResponseMiB',
+        1024 * 1024,
+      ),
+      maxListItems: number(
+        wholeCount,
+        flags.maxListItems,
+        '--max-list-items',
+        'ORGREPORT_MAX_LIST_ITEMS',
+        'maxListItems',
+        1,
+      ),
+      redirectOrigins:
+        list(
+          z.array(origin),
+          flags.allowRedirectTo,
+          '--allow-redirect-to',
+          'ORGREPORT_ALLOW_REDIRECT_TO',
+          'allowRedirectTo',
+        ) ?? [],
+    },
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
     chromium: path(undefined, undefined, 'ORGREPORT_CHROMIUM', 'chromium') ?? DEFAULT_CHROMIUM,
     today,
     now,

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { type BodyFilter, dropJsonMembers } from '../json-member-filter.ts';
-import { hasMoreStyle } from '../page-styles.ts';
+import { continuationOf, hasMoreStyle } from '../page-styles.ts';
 import { PagePromise } from '../pagination.ts';
 import {
   type ActivityByClientRow,
@@ -68,6 +68,22 @@ export interface AnalyticsResult<Row> {
   data: Row[];
   meta: AnalyticsMeta;
   response: ResponseMeta;
+}
+
+/** Distinct `user_id`s of a page's rows (rows of one user come together, so this is cheap). */
+function distinctUsers(rows: readonly UserDay[]): number {
+  let n = 0;
+  let last: string | undefined;
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (row.user_id === last) continue;
+    last = row.user_id;
+    if (!seen.has(last)) {
+      seen.add(last);
+      n++;
+    }
+  }
+  return n;
 }
 
 /** Rows of `/users` asked for per page when `limit` is not given. */
@@ -190,7 +206,9 @@ export class Analytics {
   }
 
   /**
-   * Per-user per-day rows (`/users`), paged by `meta.next_cursor`; each page is parsed on its own.
+   * Per-user per-day rows (`/users`), paged by `meta.next_cursor` (or `meta.nextCursor`, as the
+   * service's published pages write it); each page is parsed on its own. A page of `limit` users that
+   * carries no continuation in either spelling raises a PaginationError instead of ending the list.
    *
    * @example
    * for await (const page of client.analytics.users({ startDate, endDate }).pages()) builder.push(page.items);
@@ -208,7 +226,9 @@ export class Analytics {
       hasMoreStyle(
         operation,
         (b: AnalyticsResponse<UserDay>) => b.data,
-        (b) => ({ hasMore: b.meta.has_more, cursor: b.meta.next_cursor }),
+        (b) => continuationOf(b.meta),
+        // A page holds every day row of up to `limit` users: it is full when it has `limit` users.
+        (rows) => distinctUsers(rows) >= limit,
       ),
       (cursor) =>
         this.ctx.transport.request({
@@ -223,6 +243,7 @@ export class Analytics {
           options,
         }),
       maxItems,
+      this.ctx.listLimit('userDays'),
     );
   }
 

@@ -29,6 +29,7 @@ export class Controls {
       this.ctx,
       {
         operation: 'controls.history',
+        listing: 'controls',
         path: '/api/v0/organization/enterprise-controls/history',
         schema: controlHistoryResponseSchema,
         items: (b) => b.changes,

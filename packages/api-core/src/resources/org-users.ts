@@ -9,7 +9,7 @@ import { listV0, type V0ListParams } from './v0-list.ts';
 /** The body of one page of organization users. */
 export interface OrgUsersResponse {
   users: OrgUser[];
-  pagination: V0Pagination;
+  pagination?: V0Pagination | undefined;
 }
 
 /** `limit`: users per page, 1 to 100 (default 100); `maxItems`: stop after this many users. */
@@ -30,6 +30,7 @@ export class OrgUsers {
       this.ctx,
       {
         operation: 'orgUsers.list',
+        listing: 'orgUsers',
         path: '/api/v0/organization/users',
         schema: orgUsersResponseSchema as z.ZodType<OrgUsersResponse>,
         items: (b) => b.users,

@@ -1,4 +1,8 @@
-/** Readiness reports: `GET {app_url}/api/organization/maturity-level-reports`, paged by `startAfter`. */
+/**
+ * Readiness reports: `GET {app_url}/api/organization/maturity-level-reports`, paged by `startAfter`.
+ * The response says nothing of the end: a page shorter than `limit` is not taken for it (a server
+ * may cap its pages), only an empty page or one that brings no new report id.
+ */
 import { ValidationError } from '../errors.ts';
 import { lastIdStyle } from '../page-styles.ts';
 import { PagePromise } from '../pagination.ts';
@@ -13,7 +17,7 @@ export const DEFAULT_READINESS_PAGE_SIZE = 100;
 export interface ReadinessListParams {
   /** Only the reports of this repository. */
   repoId?: string;
-  /** Reports per page (a positive integer; default 100). A page shorter than this is the last one. */
+  /** Reports per page (a positive integer; default 100). The list ends on an empty page or one with no new report. */
   limit?: number;
   /** Stop after this many reports in total, without fetching further pages. */
   maxItems?: number;
@@ -50,7 +54,6 @@ export class Readiness {
         operation,
         (b: ReadinessListResponse) => b.reports,
         (r) => r.reportId,
-        pageSize,
       ),
       (cursor) =>
         this.ctx.transport.request({
@@ -64,6 +67,7 @@ export class Readiness {
           options,
         }),
       maxItems,
+      this.ctx.listLimit('readiness'),
     );
   }
 }

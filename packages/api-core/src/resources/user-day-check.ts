@@ -25,9 +25,12 @@ export function isPlainUsersPage(json: unknown): json is AnalyticsResponse<UserD
   if (typeof meta.org_id !== 'string' || !isIsoDate(meta.start_date) || !isIsoDate(meta.end_date)) {
     return false;
   }
-  if (meta.has_more !== undefined && typeof meta.has_more !== 'boolean') return false;
-  const cursor = meta.next_cursor;
-  if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') return false;
+  for (const flag of [meta.has_more, meta.hasMore]) {
+    if (flag !== undefined && typeof flag !== 'boolean') return false;
+  }
+  for (const cursor of [meta.next_cursor, meta.nextCursor]) {
+    if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') return false;
+  }
   let lastDate: unknown;
   for (const row of data) {
     if (!isObject(row)) return false;

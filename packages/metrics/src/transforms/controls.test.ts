@@ -10,16 +10,38 @@ describe('settings diff', () => {
         { sessionRetentionDays: 30, modelPolicy: { allowedModelIds: ['a', 'b'] }, cloudSessionSync: false },
       ),
     ).toEqual([
-      { path: 'cloudSessionSync', kind: 'added', before: null, after: 'false', redacted: false },
+      {
+        path: 'cloudSessionSync',
+        kind: 'added',
+        before: null,
+        after: 'false',
+        redacted: false,
+        security: true,
+      },
       {
         path: 'modelPolicy.allowedModelIds',
         kind: 'changed',
         before: '["a"]',
         after: '["a","b"]',
         redacted: false,
+        security: true,
       },
-      { path: 'sessionRetentionDays', kind: 'changed', before: '90', after: '30', redacted: false },
-      { path: 'wikiCloudSync', kind: 'removed', before: 'true', after: null, redacted: false },
+      {
+        path: 'sessionRetentionDays',
+        kind: 'changed',
+        before: '90',
+        after: '30',
+        redacted: false,
+        security: true,
+      },
+      {
+        path: 'wikiCloudSync',
+        kind: 'removed',
+        before: 'true',
+        after: null,
+        redacted: false,
+        security: true,
+      },
     ]);
   });
 
@@ -37,6 +59,7 @@ describe('settings diff', () => {
         before: '[redacted]',
         after: CHANGED_REDACTED,
         redacted: true,
+        security: true,
       },
       {
         path: 'customModels[0].cloudHosted.cloudProfile',
@@ -44,6 +67,7 @@ describe('settings diff', () => {
         before: 'p',
         after: 'q',
         redacted: false,
+        security: true,
       },
     ]);
   });
@@ -72,8 +96,45 @@ describe('settings diff', () => {
         before: '[redacted]',
         after: CHANGED_REDACTED,
         redacted: true,
+        security: true,
       },
     ]);
+  });
+
+  it('shows a policy named after API keys with its before and after, marked security-relevant', () => {
+    expect(
+      diffSettings(
+        { restrictApiKeyCreationToManagers: true, ideAutoConnect: true },
+        { restrictApiKeyCreationToManagers: false, ideAutoConnect: false },
+      ),
+    ).toEqual([
+      {
+        path: 'ideAutoConnect',
+        kind: 'changed',
+        before: 'true',
+        after: 'false',
+        redacted: false,
+        security: false,
+      },
+      {
+        path: 'restrictApiKeyCreationToManagers',
+        kind: 'changed',
+        before: 'true',
+        after: 'false',
+        redacted: false,
+        security: true,
+      },
+    ]);
+  });
+
+  it('masks a token inside free text in place and keeps the rest of the text', () => {
+    const token = `sk-${'q7'.repeat(12)}`;
+    const [diff] = diffSettings(
+      { serviceRouterGuidance: 'route to the fast model' },
+      { serviceRouterGuidance: `call the router with ${token} first` },
+    );
+    expect(diff?.after).toBe('call the router with [redacted] first');
+    expect(diff?.security).toBe(false);
   });
 });
 

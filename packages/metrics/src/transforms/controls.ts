@@ -5,13 +5,44 @@
 import {
   type ControlChange,
   isRedactionMark,
-  isSecretKey,
+  isSecretField,
   looksLikeSecret,
   REDACTED,
   redactSecrets,
 } from '@orgreport/api-core';
 import type { ControlChangeRow, ControlFieldDiff, ControlsSection } from '../model.ts';
 import { inSpan } from './span.ts';
+
+/**
+ * Settings whose changes bear on security: who may create keys or see members, which models,
+ * MCP servers, plugins, commands, networks and machines agents may use, the sandbox, the shield,
+ * and where session data goes and how long it is kept. Their changes are marked and listed first.
+ */
+export const SECURITY_SETTINGS: ReadonlySet<string> = new Set([
+  'restrictApiKeyCreationToManagers',
+  'restrictMemberVisibility',
+  'enableAgentShield',
+  'commandAllowlist',
+  'commandDenylist',
+  'customModels',
+  'modelPolicy',
+  'userModelPolicies',
+  'mcpPolicy',
+  'mcpAutonomyOverrides',
+  'missionPolicy',
+  'networkPolicy',
+  'sandbox',
+  'enabledPlugins',
+  'extraKnownMarketplaces',
+  'strictKnownMarketplaces',
+  'managedComputersEnabled',
+  'managedComputersAllowedEmails',
+  'byomComputersEnabled',
+  'byomComputersAllowedEmails',
+  'cloudSessionSync',
+  'wikiCloudSync',
+  'sessionRetentionDays',
+]);
 
 /** What a changed secret shows instead of its values. */
 export const CHANGED_REDACTED = 'changed (redacted)';
@@ -38,29 +69,43 @@ function isSecretValue(v: Json): boolean {
   return typeof v === 'string' && (isRedactionMark(v) || looksLikeSecret(v));
 }
 
-/** Printable text of a value (JSON for non-strings), with any secret inside redacted. */
-function display(v: Json): string | null {
+/** Printable text of a value found at `fields` (JSON for non-strings), with any secret inside redacted. */
+function display(v: Json, fields: readonly string[]): string | null {
   if (v === undefined) return null;
-  const safe = redactSecrets(v);
+  const safe = redactSecrets(v, { at: fields });
   return typeof safe === 'string' ? safe : JSON.stringify(safe);
 }
 
-function diffAt(path: string, before: Json, after: Json, secret: boolean, out: ControlFieldDiff[]): void {
+/**
+ * `fields`: the field names from the settings' root (`[]` for array items), which decide whether a
+ * value is a secret field; `secret` carries that down into a secret object's members.
+ */
+function diffAt(
+  path: string,
+  fields: readonly string[],
+  before: Json,
+  after: Json,
+  secret: boolean,
+  out: ControlFieldDiff[],
+): void {
   if (deepEqual(before, after)) return;
   const kind: ControlFieldDiff['kind'] =
     before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
   if (isPlainObject(before) && isPlainObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    for (const k of keys)
-      diffAt(path ? `${path}.${k}` : k, before[k], after[k], secret || isSecretKey(k), out);
+    for (const k of keys) {
+      const at = [...fields, k];
+      diffAt(path ? `${path}.${k}` : k, at, before[k], after[k], secret || isSecretField(at), out);
+    }
     return;
   }
   const hasObjects = (v: Json) => Array.isArray(v) && v.some((x) => typeof x === 'object' && x !== null);
   if (Array.isArray(before) && Array.isArray(after) && (hasObjects(before) || hasObjects(after))) {
     for (let i = 0; i < Math.max(before.length, after.length); i++)
-      diffAt(`${path}[${i}]`, before[i], after[i], secret, out);
+      diffAt(`${path}[${i}]`, [...fields, '[]'], before[i], after[i], secret, out);
     return;
   }
+  const security = SECURITY_SETTINGS.has(fields[0] ?? '');
   if (secret || isSecretValue(before) || isSecretValue(after)) {
     out.push({
       path,
@@ -68,16 +113,25 @@ function diffAt(path: string, before: Json, after: Json, secret: boolean, out: C
       before: before === undefined ? null : REDACTED,
       after: after === undefined ? null : kind === 'changed' ? CHANGED_REDACTED : REDACTED,
       redacted: true,
+      security,
     });
     return;
   }
-  out.push({ path, kind, before: display(before), after: display(after), redacted: false });
+  out.push({
+    path,
+    kind,
+    before: display(before, fields),
+    after: display(after, fields),
+    redacted: false,
+    security,
+  });
 }
 
 /**
  * Field-level differences between two settings objects: nested objects by key, arrays of objects
- * by index, arrays of plain values as a whole. Values under a secret key, and values that are
- * redaction marks or look like credentials, are never shown: a changed one reads "changed (redacted)".
+ * by index, arrays of plain values as a whole. Secret fields (a custom model's `apiKey`, ...), and
+ * values that are redaction marks or credentials, are never shown: a changed one reads "changed
+ * (redacted)". Everything else, `restrictApiKeyCreationToManagers` included, shows before and after.
  *
  * @example
  * diffSettings({ customModels: [{ apiKey: '[redacted:1]' }] }, { customModels: [{ apiKey: '[redacted:2]' }] })
@@ -85,7 +139,7 @@ function diffAt(path: string, before: Json, after: Json, secret: boolean, out: C
  */
 export function diffSettings(before: Json, after: Json): ControlFieldDiff[] {
   const out: ControlFieldDiff[] = [];
-  diffAt('', before ?? {}, after ?? {}, false, out);
+  diffAt('', [], before ?? {}, after ?? {}, false, out);
   return out;
 }
 
@@ -120,5 +174,15 @@ export function controlChanges(
       diffs: diffSettings(previous?.settings ?? {}, change.settings ?? {}),
     });
   });
-  return { changes, current_revision: current };
+  const security = changes.flatMap((c) =>
+    c.diffs
+      .filter((d) => d.security)
+      .map((d) => ({
+        ...d,
+        revision: c.revision,
+        updated_at: c.updated_at,
+        by: c.user.name ?? c.user.email ?? c.user.id,
+      })),
+  );
+  return { changes, current_revision: current, security };
 }

@@ -310,6 +310,7 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
           before: '["model-standard"]',
           after: hostile ? h.cmd : '["model-standard","model-thinking-large"]',
           redacted: false,
+          security: true,
         },
         {
           path: 'customModels[0].apiKey',
@@ -317,6 +318,7 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
           before: '[redacted]',
           after: 'changed (redacted)',
           redacted: true,
+          security: true,
         },
         {
           path: 'hooks.enabled',
@@ -324,6 +326,7 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
           before: null,
           after: hostile ? h.handlebars : 'true',
           redacted: false,
+          security: false,
         },
       ],
     },
@@ -558,7 +561,15 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
       invalid_evaluations: 1,
       rule: 'A repository starts at level 1 and reaches level n+1 when at least 80 % of its level-n criteria pass, level by level, up to 5.',
     },
-    controls: { changes, current_revision: 7 },
+    controls: {
+      changes,
+      current_revision: 7,
+      security: changes.flatMap((c) =>
+        c.diffs
+          .filter((d) => d.security)
+          .map((d) => ({ ...d, revision: c.revision, updated_at: c.updated_at, by: c.user.name })),
+      ),
+    },
     seats: {
       seats,
       active_users: userCount,

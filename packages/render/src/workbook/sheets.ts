@@ -231,6 +231,7 @@ export function controlColumns(): ColumnSpec<ControlSheetRow>[] {
     { header: 'before', kind: 'text', value: (r) => r.diff?.before ?? null },
     { header: 'after', kind: 'text', value: (r) => r.diff?.after ?? null },
     { header: 'redacted', kind: 'boolean', value: (r) => r.diff?.redacted ?? null },
+    { header: 'security', kind: 'boolean', value: (r) => r.diff?.security ?? null },
   ];
 }
 

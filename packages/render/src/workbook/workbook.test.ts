@@ -269,7 +269,7 @@ describe('a model without data', () => {
       users: [],
       dataQuality: [],
       credits: { total: 0, cost: null, byModel: [], byTier: [] },
-      controls: { changes: [], current_revision: null },
+      controls: { changes: [], current_revision: null, security: [] },
     };
     const file = join(scratch, 'empty.xlsx');
     await writeWorkbook(empty, file);
