@@ -25,7 +25,8 @@ const SHARED = {
     new Option('--max-list-items <n>', 'most items of one list before the server is taken for a runaway'),
   allowRedirectTo: () =>
     new Option('--allow-redirect-to <origins>', 'other hosts a redirect may lead to (comma-separated)'),
-  deadline: () => new Option('--deadline <minutes>', 'time limit of the whole run (default none)'),
+  deadline: () =>
+    new Option('--deadline <minutes>', 'time limit of the whole fetch, in minutes (default none)'),
   month: () => new Option('--month <YYYY-MM>', 'report month (default: the last complete month)'),
   partial: () => new Option('--partial', 'accept the current, incomplete month (the report says "partial")'),
   out: () => new Option('--out <dir>', 'output directory (default ./reports)'),

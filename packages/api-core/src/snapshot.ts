@@ -18,6 +18,20 @@ import type {
 
 export const SNAPSHOT_FORMAT_VERSION = 1;
 
+/** Rules the fetch stage checks rows by (see the snapshot package's row checks). */
+export type RowRule = 'negative' | 'fractional' | 'outside-range' | 'future' | 'duplicate';
+
+/** Rows of one dataset that broke one rule, and what was done with them. */
+export interface RowCheck {
+  /** `userDays`, `tokens`, `tools`, `activity` or `productivity`. */
+  dataset: string;
+  rule: RowRule;
+  rows: number;
+  action: 'excluded' | 'kept';
+  /** A few of the rows (user and day, or day, and the field), to look them up. */
+  examples: string[];
+}
+
 export interface SnapshotManifest {
   formatVersion: typeof SNAPSHOT_FORMAT_VERSION;
   /** `id` is the analytics `meta.org_id`; `name` is the configured display name (or the id). */
@@ -31,8 +45,11 @@ export interface SnapshotManifest {
   fetchedAt: string;
   /** Version of the tool that fetched the snapshot. */
   toolVersion: string;
-  /** Where the data came from (never the key). */
-  source: { baseUrl: string; appUrl: string };
+  /**
+   * Where the data came from (never the key); `redirectedTo`: other hosts the caller allowed
+   * redirects to and that answered (absent when none did).
+   */
+  source: { baseUrl: string; appUrl: string; redirectedTo?: string[] };
   /** Rows per dataset (`tokens`, `tools`, `activity`, `productivity`, `userDays`, `orgUsers`, ...). */
   counts: Record<string, number>;
   /** sha256 of each stored file, filled in by the snapshot writer. */
@@ -44,6 +61,8 @@ export interface SnapshotManifest {
    * schema drift, for data quality. Absent when there were none.
    */
   unknownFields?: Record<string, string[]>;
+  /** What the fetch stage found wrong in the rows and did about it; absent when nothing was wrong. */
+  rowChecks?: RowCheck[];
 }
 
 /** The fields of a `/users` row that a snapshot keeps, in column order. */

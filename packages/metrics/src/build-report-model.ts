@@ -38,6 +38,7 @@ import { headlineFigures } from './transforms/figures.ts';
 import { hookEventsSummary } from './transforms/hook-events.ts';
 import { productivityBreakdown } from './transforms/productivity.ts';
 import { latestReports, orgReadiness, readinessScores, readinessSection } from './transforms/readiness.ts';
+import { redirectFinding, rowCheckFindings } from './transforms/row-checks.ts';
 import {
   manifestUnknownFields,
   settingsDrift,
@@ -321,6 +322,8 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     unknownClients(periodActivity),
     unknownFields(snapshot, manifestUnknownFields(snapshot.manifest)),
     settingsDrift(snapshot.controls),
+    ...rowCheckFindings(snapshot.manifest),
+    redirectFinding(snapshot.manifest),
   ].filter((f): f is DataQualityFinding => f !== null);
 
   const credits = current.values.credits ?? 0;

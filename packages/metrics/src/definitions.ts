@@ -85,7 +85,7 @@ export const DEFINITIONS: readonly Definition[] = [
   {
     id: 'controls',
     term: 'Enterprise-control changes',
-    text: 'The revisions whose updatedAt falls inside the period, each with who made it, when, and a field-level diff against the previous revision. Values of secrets (API keys, tokens, passwords, credentials) are never shown: a changed secret reads "changed (redacted)".',
+    text: 'The revisions whose updatedAt falls inside the period, each with who made it, when, and a field-level diff against the previous revision. Secrets are known by what they are, not by what a field is called: the fields the API documents as secret (a custom model\u2019s apiKey, its extraHeaders and its cloud credential export) never show their values (a changed one reads "changed (redacted)"), and credentials inside text (bearer tokens, sk- keys, GitHub and Slack tokens, AWS key ids, JWTs) are masked in place; every other setting, such as restrictApiKeyCreationToManagers, shows its before and after. Changes to security-relevant settings (key creation, member visibility, models, MCP, plugins and marketplaces, command lists, network, sandbox, shield, managed and own computers, cloud sync and session retention) are marked and listed first.',
   },
   {
     id: 'seats',
@@ -101,5 +101,10 @@ export const DEFINITIONS: readonly Definition[] = [
     id: 'data_quality',
     term: 'Data quality',
     text: 'Listed: days missing in the period, merged MCP spellings, unparseable tool names, autonomy shares off by more than 1 %, invalid readiness evaluations, criteria missing from the level mapping, daily totals that differ by more than 0.5 % (of the analytics total) from the sum of the per-user rows of the same day, and what the API specification does not describe: delegation levels and client types it does not list, row fields it does not document, and enterprise settings it does not document or that a revision renamed or removed.',
+  },
+  {
+    id: 'row_checks',
+    term: 'Checked rows',
+    text: 'Numbers from the API are checked, not trusted. A row with a negative count (or negative credits) is excluded from every figure; a row with a fractional count (calls, sessions, messages, files, tokens: whole numbers by definition; credits may be fractional) is kept as sent and flagged; a row dated outside the requested days, or today or later, is excluded; a second row for the same user and day (per-user rows) or the same day (daily totals), as overlapping pages give, is excluded, never summed: the first one received counts. Each rule that found rows is listed under data quality with how many rows and what was done.',
   },
 ];

@@ -72,11 +72,26 @@ const manifestSchema = z.looseObject({
   fetchedRange: z.looseObject({ start: z.string(), end: z.string() }),
   fetchedAt: z.string(),
   toolVersion: z.string(),
-  source: z.looseObject({ baseUrl: z.string(), appUrl: z.string() }),
+  source: z.looseObject({
+    baseUrl: z.string(),
+    appUrl: z.string(),
+    redirectedTo: z.array(z.string()).optional(),
+  }),
   counts: z.record(z.string(), z.number()),
   checksums: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   notes: z.array(z.string()),
   unknownFields: z.record(z.string(), z.array(z.string())).optional(),
+  rowChecks: z
+    .array(
+      z.looseObject({
+        dataset: z.string(),
+        rule: z.enum(['negative', 'fractional', 'outside-range', 'future', 'duplicate']),
+        rows: z.number().int().nonnegative(),
+        action: z.enum(['excluded', 'kept']),
+        examples: z.array(z.string()),
+      }),
+    )
+    .optional(),
 });
 
 function sha256(data: string | Buffer): string {

@@ -24,6 +24,7 @@ import {
   UserDayColumnsBuilder,
   utcDay,
 } from '@orgreport/api-core';
+import { RowChecker } from './row-checks.ts';
 
 /** What fetching has done so far, reported after each page. */
 export interface FetchProgress {
@@ -49,6 +50,11 @@ export interface FetchSnapshotOptions {
   hookEvents?: Array<HookEvent & { recorded_at?: string }>;
   /** Salt of the secret fingerprints (random when omitted). */
   salt?: string;
+  /**
+   * Values masked wherever they occur in the fetched data (the configured API key, the SMTP
+   * password): a server that echoes them inside a row never gets them written.
+   */
+  secrets?: ReadonlyArray<string>;
   /** `/users` rows per page (1..100, default 100). */
   usersPageSize?: number;
   onProgress?: (progress: FetchProgress) => void;
@@ -72,7 +78,9 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
   const range = fetchedRangeOf(period, comparison);
   const fetchedAt = options.now().toISOString();
   const fingerprint = secretFingerprinter(options.salt);
-  const redact = <T>(value: T): T => redactSecrets(value, { fingerprint });
+  const literals = options.secrets ?? [];
+  const redact = <T>(value: T): T => redactSecrets(value, { fingerprint, literals });
+  const checker = new RowChecker(range, utcDay(options.now()));
   const days = { startDate: range.start, endDate: range.end };
   const reqOptions = options.signal ? { signal: options.signal } : undefined;
   const builder = new UserDayColumnsBuilder();
@@ -92,7 +100,7 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
     const list = client.analytics.users({ ...days, limit: options.usersPageSize ?? 100 }, reqOptions);
     for await (const page of list.pages()) {
       collectUnknownKeys(page.items, KNOWN_USER_DAY_FIELDS, unknownUserDayFields);
-      builder.push(redact(page.items));
+      builder.push(redact(page.items.filter((row) => checker.keepUserDay(row))));
       tick('userDays');
     }
   })();
@@ -125,7 +133,7 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
   else if (comparison.clampedStart)
     notes.push(`the comparison period starts on ${comparison.start} (first day of data)`);
 
-  const orgId = tokens.meta.org_id;
+  const orgId = redact(tokens.meta.org_id);
   const snapshot: Snapshot = {
     manifest: {
       formatVersion: SNAPSHOT_FORMAT_VERSION,
@@ -135,16 +143,20 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
       fetchedRange: range,
       fetchedAt,
       toolVersion: options.toolVersion,
-      source: { baseUrl: client.baseUrl, appUrl: client.appUrl ?? client.baseUrl },
+      source: {
+        baseUrl: client.baseUrl,
+        appUrl: client.appUrl ?? client.baseUrl,
+        ...(client.stats.redirectedTo.length > 0 && { redirectedTo: client.stats.redirectedTo }),
+      },
       counts: { requests: pages },
       checksums: {},
       notes,
       ...(unknownUserDayFields.size > 0 && { unknownFields: { userDays: [...unknownUserDayFields].sort() } }),
     },
-    tokens: redact(tokens.data),
-    tools: redact(tools.data),
-    activity: redact(activity.data),
-    productivity: redact(productivity.data),
+    tokens: redact(checker.days('tokens', tokens.data)),
+    tools: redact(checker.days('tools', tools.data)),
+    activity: redact(checker.days('activity', activity.data)),
+    productivity: redact(checker.days('productivity', productivity.data)),
     userDays: builder.columns,
     orgUsers: redact(orgUsers),
     readiness: redact(readiness),
@@ -158,6 +170,8 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
       }),
     );
   }
+  const rowChecks = checker.findings();
+  if (rowChecks.length > 0) snapshot.manifest.rowChecks = rowChecks;
   return snapshot;
 }
 

@@ -40,7 +40,7 @@ export interface Config {
   maxRetries?: number;
   /** Bounds of every request and list (undefined members: the client's defaults). */
   requestLimits: RequestLimits;
-  /** Time limit of the whole run (fetch included), in ms; undefined: none. */
+  /** Time limit of the whole fetch (every request and retry), in ms; undefined: none. */
   deadlineMs?: number;
   /** The Chromium (or Chrome) binary that prints the PDF. */
   chromium: string;

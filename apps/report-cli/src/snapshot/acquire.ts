@@ -15,7 +15,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Config } from '../config/config.ts';
 import { connect } from '../connect.ts';
 import type { CommandContext } from '../context.ts';
-import { UsageError } from '../errors.ts';
+import { CliError, EXIT, UsageError } from '../errors.ts';
 import { positiveInteger } from '../flags.ts';
 import { readHookLog } from '../hook/record.ts';
 import type { Reporter } from '../reporter.ts';
@@ -53,6 +53,7 @@ export async function acquireSnapshot(
   const comparison = comparisonPeriod(period);
   const demoUsers = positiveInteger(flags.demoUsers, '--demo-users') ?? 200;
   const connection = await connect(config, reporter, ctx, flags.demo ? { users: demoUsers } : undefined);
+  const deadline = config.deadlineMs === undefined ? undefined : AbortSignal.timeout(config.deadlineMs);
   try {
     const range = fetchedRangeOf(period, comparison);
     const hookEvents = config.hookLog ? await readHookLog(config.hookLog, range) : undefined;
@@ -65,8 +66,22 @@ export async function acquireSnapshot(
       toolVersion: packageJson.version,
       organizationName: config.organizationName ?? connection.organizationName,
       hookEvents,
+      secrets: [...ctx.secrets],
       onProgress: (p) => stage.update(`${p.pages} pages, ${p.userDays} user-day rows`),
+      ...(deadline && { signal: deadline }),
+    }).catch((error: unknown) => {
+      if (deadline?.aborted) {
+        throw new CliError(
+          `the run passed its deadline of ${config.deadlineMs! / 60_000} minutes (--deadline, ORGREPORT_DEADLINE) while fetching; nothing was written`,
+          EXIT.failure,
+          { cause: error },
+        );
+      }
+      throw error;
     });
+    for (const origin of connection.client.stats.redirectedTo) {
+      reporter.warn(`requests were redirected to ${origin} (allowed by --allow-redirect-to)`);
+    }
     const stats = connection.client.stats;
     stage.done(
       `${snapshot.manifest.organization.name} ${period.month}${period.partial ? ' (partial)' : ''}: ${stats.requests} requests, ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
