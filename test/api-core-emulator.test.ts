@@ -97,6 +97,23 @@ describe('api-core against the emulator', () => {
     expect(new Set(small.map(key)).size).toBe(small.length);
   });
 
+  it('pages /users the same when the emulator spells the paging fields as the published pages do', async () => {
+    const published = await startEmulator({ seed: 7, users: 30, today: TODAY, paging: 'published' });
+    try {
+      const range = { startDate: '2026-10-01', endDate: '2026-10-07' };
+      const other = new OrgClient({ apiKey: published.keys.owner, baseUrl: published.baseUrl, now });
+      const first = await other.analytics.users({ ...range, limit: 3 });
+      expect(first.body.meta).toHaveProperty('hasMore', true);
+      expect(first.body.meta).not.toHaveProperty('has_more');
+      const key = (r: UserDay) => `${r.user_id} ${r.date}`;
+      const camel = (await other.analytics.users({ ...range, limit: 3 }).toArray()).map(key);
+      const snake = (await client.analytics.users({ ...range, limit: 3 }).toArray()).map(key);
+      expect(camel).toEqual(snake);
+    } finally {
+      await published.close();
+    }
+  });
+
   it('walks control history and organization users by pagination.nextCursor', async () => {
     const history = await client.controls.history({ limit: 2 }).toArray();
     expect(history.map((c) => c.revision)).toEqual(emu.organization.controlHistory.map((c) => c.revision));

@@ -216,6 +216,11 @@ export function createProgram(ctx: CommandContext): Command {
     .option('--retry-after <s>', 'seconds sent in Retry-After with an injected 429 (default 1)')
     .option('--hostile', 'plant hostile values (markup, formulas, long strings) in the data')
     .option('--drift', 'simulate schema drift: unknown fields, renamed settings, new enum values')
+    .option(
+      '--paging <spelling>',
+      '/users paging fields: spec (has_more, next_cursor) or published (hasMore, nextCursor)',
+      'spec',
+    )
     .option('-q, --quiet', 'print only the addresses and keys')
     .action(async (flags) => (await import('./commands/emulator.ts')).emulator(flags, ctx));
 

@@ -52,7 +52,7 @@ describe('secret redaction', () => {
           baseUrl: 'https://llm.example',
           apiKey: REDACTED,
           maxOutputTokens: 4096,
-          extraHeaders: REDACTED,
+          extraHeaders: { 'X-Api-Key': REDACTED, Accept: REDACTED },
         },
       ],
       enableAgentShield: true,

@@ -105,6 +105,28 @@ export function isRedactionMark(value: unknown): value is string {
   );
 }
 
+/**
+ * A secret field's value with every value inside it marked: an object (such as `extraHeaders`)
+ * keeps its keys, so the value keeps its type; booleans are no secrets.
+ */
+function markAll(value: unknown, options: RedactOptions): unknown {
+  if (isRedactionMark(value) || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map((v) => markAll(v, options));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, k, {
+        value: markAll(v, options),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+  return mark(value, options);
+}
+
 function mark(value: unknown, options: RedactOptions): unknown {
   if (value === null || value === undefined || value === '') return value;
   if (!options.fingerprint) return REDACTED;
@@ -147,12 +169,7 @@ export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
     for (const k of Object.keys(v)) {
       const child = (v as Record<string, unknown>)[k];
       const node = fieldOf(fields, k) ?? fieldOf(SECRET_FIELDS, k);
-      const redacted =
-        node === true
-          ? isRedactionMark(child) || typeof child === 'boolean'
-            ? child
-            : mark(child, options)
-          : walk(child, node ?? null);
+      const redacted = node === true ? markAll(child, options) : walk(child, node ?? null);
       if (redacted !== child) {
         copy ??= { ...v };
         // defineProperty, not assignment: a parsed `__proto__` key must stay a plain property.
@@ -169,7 +186,7 @@ export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
   let start: SecretFieldTree | null = null;
   for (const k of options.at ?? []) {
     const node: SecretFieldTree | true | undefined = fieldOf(start, k) ?? fieldOf(SECRET_FIELDS, k);
-    if (node === true) return (isRedactionMark(value) ? value : mark(value, options)) as T;
+    if (node === true) return markAll(value, options) as T;
     start = node ?? null;
   }
   return walk(value, start) as T;

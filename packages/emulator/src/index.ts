@@ -24,6 +24,7 @@ export { ADMIN_ROLES, createOrganization } from './organization.ts';
 export type { UserIdentity, UserProfile } from './people.ts';
 export { hash32, Rng, splitInteger } from './prng.ts';
 export type { Repository } from './readiness.ts';
+export type { UsersPaging } from './server/analytics-routes.ts';
 export type { RequestLogEntry } from './server/app.ts';
 export type { FaultKind, FaultOptions, LatencyOption } from './server/faults.ts';
 export { FAULT_KINDS } from './server/faults.ts';

@@ -1,5 +1,6 @@
 /** Starts the emulator in-process: `startEmulator(options)` listens and returns its addresses and keys. */
 import { createOrganization, type Organization } from './organization.ts';
+import type { UsersPaging } from './server/analytics-routes.ts';
 import { buildApp, type RequestLogEntry } from './server/app.ts';
 import { type FaultOptions, FaultPlan, type LatencyOption } from './server/faults.ts';
 import { DEFAULT_KEYS, type EmulatorKeys, EmulatorState } from './server/state.ts';
@@ -28,6 +29,11 @@ export interface EmulatorOptions {
   hostile?: boolean;
   /** Simulate schema drift: unknown fields, renamed settings, new enum values (issue 9). */
   drift?: boolean;
+  /**
+   * Spelling of the `/users` paging fields: `spec` (`has_more` / `next_cursor`, org-api.md, the
+   * default) or `published` (`hasMore` / `nextCursor`, as the service's public pages show them).
+   */
+  paging?: UsersPaging;
   orgId?: string;
   orgName?: string;
   /**
@@ -78,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     plan,
     log: requestLog,
     ...(options.streamAbove !== undefined && { streamAbove: options.streamAbove }),
+    paging: options.paging ?? 'spec',
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });

@@ -18,6 +18,7 @@ export interface EmulatorCommandOptions {
   retryAfter?: string;
   hostile?: boolean;
   drift?: boolean;
+  paging?: string;
   quiet?: boolean;
 }
 
@@ -72,6 +73,12 @@ export function faultOptions(options: EmulatorCommandOptions): FaultOptions | un
 }
 
 /** Starts the emulator, prints its addresses and keys, and runs until the process is asked to stop. */
+/** The `--paging` spelling, checked. */
+function usersPaging(value: string | undefined): 'spec' | 'published' {
+  if (value === undefined || value === 'spec' || value === 'published') return value ?? 'spec';
+  throw new UsageError(`--paging: expected spec or published (got ${JSON.stringify(value)})`);
+}
+
 export async function emulator(options: EmulatorCommandOptions, ctx: CommandContext): Promise<void> {
   const port = options.port === '0' ? 0 : positiveInteger(options.port, '--port');
   if (port !== undefined && port > 65535) throw new UsageError(`--port: expected 0 to 65535 (got ${port})`);
@@ -94,6 +101,7 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
     faults,
     hostile: Boolean(options.hostile),
     drift: Boolean(options.drift),
+    paging: usersPaging(options.paging),
   });
   const out = (line: string) => ctx.io.stdout.write(`${line}\n`);
   out(`ORGREPORT_BASE_URL=${handle.baseUrl}`);

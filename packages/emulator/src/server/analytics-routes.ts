@@ -10,12 +10,16 @@ import type { Role } from './state.ts';
 const USERS_PAGE_DEFAULT = 20;
 const USERS_PAGE_MAX = 100;
 
+/** Spelling of the `/users` paging fields: our spec's snake_case or the published camelCase. */
+export type UsersPaging = 'spec' | 'published';
+
 /** Registers the analytics routes; `roleOf` gives the caller's role (auth already passed). */
 export function registerAnalyticsRoutes(
   app: FastifyInstance,
   org: Organization,
   roleOf: (r: FastifyRequest) => Role,
   streamAbove: number,
+  paging: UsersPaging = 'spec',
 ) {
   const meta = (range: { start: string; end: string }) => ({
     org_id: org.orgId,
@@ -107,8 +111,9 @@ export function registerAnalyticsRoutes(
       data,
       meta: {
         ...meta(range),
-        has_more: next !== undefined,
-        next_cursor: next === undefined ? null : org.identity(next).id,
+        ...(paging === 'published'
+          ? { hasMore: next !== undefined, nextCursor: next === undefined ? null : org.identity(next).id }
+          : { has_more: next !== undefined, next_cursor: next === undefined ? null : org.identity(next).id }),
       },
     };
   });

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Organization } from '../organization.ts';
-import { registerAnalyticsRoutes } from './analytics-routes.ts';
+import { registerAnalyticsRoutes, type UsersPaging } from './analytics-routes.ts';
 import { droppingStream, type FaultKind, type FaultPlan, faultyStream, malformedBody } from './faults.ts';
 import { countingStream, DEFAULT_STREAM_ABOVE } from './json-body.ts';
 import { HttpProblem, sendProblem } from './problem.ts';
@@ -54,6 +54,8 @@ export function buildApp(deps: {
   log: RequestLogEntry[];
   /** Analytics bodies longer than this many characters are streamed (default 4 MiB). */
   streamAbove?: number;
+  /** Spelling of the `/users` paging fields. */
+  paging: UsersPaging;
 }): FastifyInstance {
   const { org, state, keys, plan, log } = deps;
   let sequence = 0;
@@ -147,7 +149,7 @@ export function buildApp(deps: {
   );
 
   registerReadinessRoutes(app, org);
-  registerAnalyticsRoutes(app, org, roleOf, deps.streamAbove ?? DEFAULT_STREAM_ABOVE);
+  registerAnalyticsRoutes(app, org, roleOf, deps.streamAbove ?? DEFAULT_STREAM_ABOVE, deps.paging);
   registerV0Routes(app, org, state);
   return app;
 }
