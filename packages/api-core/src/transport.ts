@@ -290,14 +290,16 @@ export class Transport {
         const error = new MalformedResponseError(context, response.status, received, attempt, requestId);
         return { ok: false, error, retryable: idempotent };
       }
-      const tooDeep = deeperThan(json, MAX_JSON_DEPTH);
+      // A body the fast check accepts is flat by construction; any other is walked for its depth.
+      const fast = this.#config.validateResponses && spec.fastCheck?.(json) === true;
+      const tooDeep = fast ? null : deeperThan(json, MAX_JSON_DEPTH);
       if (tooDeep !== null) {
         throw new ResponseRefusedError(
           context,
           `its JSON nests deeper than ${MAX_JSON_DEPTH} levels (at ${tooDeep}), which no answer of the API does`,
         );
       }
-      const data = this.#validate(spec, json);
+      const data = fast ? (json as T) : this.#validate(spec, json);
       return {
         ok: true,
         data,

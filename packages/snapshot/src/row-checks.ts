@@ -38,6 +38,15 @@ export const COUNT_FIELDS: Record<CheckedDataset, readonly string[]> = {
 };
 /** Amounts that may be fractional but never negative. */
 const AMOUNT_FIELDS = ['billable_tokens'] as const;
+// Per dataset, computed once: every field checked for its sign, and the counts as a set.
+const DATASETS = Object.keys(COUNT_FIELDS) as CheckedDataset[];
+const CHECKED_FIELDS = Object.fromEntries(
+  DATASETS.map((d) => [d, [...COUNT_FIELDS[d], ...AMOUNT_FIELDS]]),
+) as unknown as Record<CheckedDataset, readonly string[]>;
+const COUNTS = Object.fromEntries(DATASETS.map((d) => [d, new Set(COUNT_FIELDS[d])])) as unknown as Record<
+  CheckedDataset,
+  ReadonlySet<string>
+>;
 
 /** Examples kept per rule (a hostile server cannot bloat the manifest). */
 const MAX_EXAMPLES = 5;
@@ -74,7 +83,7 @@ export class RowChecker {
 
   /** True when a `/users` row stays in the snapshot. */
   keepUserDay(row: Partial<UserDay>): boolean {
-    const label = `${row.user_id ?? '?'} ${row.date ?? '?'}`;
+    const label = () => `${row.user_id ?? '?'} ${row.date ?? '?'}`;
     if (this.#dated('userDays', row.date, label) === 'exclude') return false;
     if (this.#numbers('userDays', row as Record<string, unknown>, label) === 'exclude') return false;
     const index = Math.round((Date.parse(`${row.date}T00:00:00Z`) - this.#rangeStartMs) / 86_400_000);
@@ -97,7 +106,7 @@ export class RowChecker {
   /** True when a day row of `dataset` (`/tokens`, `/tools`, `/activity`, `/productivity`) stays. */
   keepDay(dataset: Exclude<CheckedDataset, 'userDays'>, row: { date?: unknown }): boolean {
     const date = typeof row.date === 'string' ? row.date : undefined;
-    const label = date ?? '?';
+    const label = () => date ?? '?';
     if (this.#dated(dataset, date, label) === 'exclude') return false;
     if (this.#numbers(dataset, row as Record<string, unknown>, label) === 'exclude') return false;
     let seen = this.#days.get(dataset);
@@ -105,11 +114,12 @@ export class RowChecker {
       seen = new Set();
       this.#days.set(dataset, seen);
     }
-    if (seen.has(label)) {
-      this.#count(dataset, 'duplicate', label);
+    const day = label();
+    if (seen.has(day)) {
+      this.#count(dataset, 'duplicate', () => day);
       return false;
     }
-    seen.add(label);
+    seen.add(day);
     return true;
   }
 
@@ -128,7 +138,7 @@ export class RowChecker {
       .sort((a, b) => (a.dataset + a.rule < b.dataset + b.rule ? -1 : 1));
   }
 
-  #dated(dataset: CheckedDataset, date: string | undefined, label: string): Verdict {
+  #dated(dataset: CheckedDataset, date: string | undefined, label: () => string): Verdict {
     if (date === undefined) return 'keep'; // the schema has refused a row without a date already
     if (date >= this.#today) {
       this.#count(dataset, 'future', label);
@@ -141,24 +151,23 @@ export class RowChecker {
     return 'keep';
   }
 
-  #numbers(dataset: CheckedDataset, row: Record<string, unknown>, label: string): Verdict {
-    let fractional = false;
-    for (const field of [...COUNT_FIELDS[dataset], ...AMOUNT_FIELDS]) {
+  #numbers(dataset: CheckedDataset, row: Record<string, unknown>, label: () => string): Verdict {
+    let fractional: string | undefined;
+    for (const field of CHECKED_FIELDS[dataset]) {
       const value = row[field];
       if (typeof value !== 'number') continue;
       if (value < 0) {
-        this.#count(dataset, 'negative', `${label} ${field}=${value}`);
+        this.#count(dataset, 'negative', () => `${label()} ${field}=${value}`);
         return 'exclude';
       }
-      if (!fractional && !Number.isInteger(value) && COUNT_FIELDS[dataset].includes(field)) {
-        fractional = true;
-        this.#count(dataset, 'fractional', `${label} ${field}=${value}`);
-      }
+      if (fractional === undefined && !Number.isInteger(value) && COUNTS[dataset].has(field))
+        fractional = `${field}=${value}`;
     }
+    if (fractional !== undefined) this.#count(dataset, 'fractional', () => `${label()} ${fractional}`);
     return 'keep';
   }
 
-  #count(dataset: CheckedDataset, rule: RowRule, example: string): void {
+  #count(dataset: CheckedDataset, rule: RowRule, example: () => string): void {
     const key = `${dataset}:${rule}`;
     let tally = this.#tallies.get(key);
     if (!tally) {
@@ -166,7 +175,7 @@ export class RowChecker {
       this.#tallies.set(key, tally);
     }
     tally.rows++;
-    if (tally.examples.length < MAX_EXAMPLES) tally.examples.push(example);
+    if (tally.examples.length < MAX_EXAMPLES) tally.examples.push(example());
   }
 }
 
