@@ -43,7 +43,7 @@ export const SERVER_ROWS: Array<[behaviour: string, outcome: string, exit: strin
   ],
   [
     'a body that trickles one byte per second',
-    'stops when less than 1 KiB arrives within the idle limit (`--idle-timeout`, default 20 s): `the body stalled`',
+    'stops when less than 1 KiB arrives within the idle limit (`--idle-timeout`, default 10 s; tried twice): `the body stalled`',
     '1',
   ],
   [

@@ -18,7 +18,7 @@ const SHARED = {
   headersTimeout: () =>
     new Option('--headers-timeout <s>', 'time limit until a response starts (default 30)'),
   idleTimeout: () =>
-    new Option('--idle-timeout <s>', 'longest a response body may take to send another KiB (default 20)'),
+    new Option('--idle-timeout <s>', 'longest a response body may take to send another KiB (default 10)'),
   maxResponseMib: () =>
     new Option('--max-response-mib <n>', 'most MiB of one response, decompressed (default 2048)'),
   maxListItems: () =>

@@ -29,7 +29,7 @@ export const DEFAULT_TIMEOUT_MS = 300_000;
 /** Time limit until a response's headers arrive. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
 /** Longest a streaming body may take to deliver another KiB. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 20_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
 /**
  * Most bytes of one response once decompressed: the largest answer of the API, `/tokens` with
  * `by_user` for two months of 100,000 users, is about 600 MiB (and streams through a filter).
@@ -52,7 +52,7 @@ export interface OrgClientOptions {
   timeoutMs?: number;
   /** Time limit until the response's status and headers arrive, in ms (default 30 000). */
   headersTimeoutMs?: number;
-  /** Longest a streaming body may take to deliver another KiB, in ms (default 20 000). */
+  /** Longest a streaming body may take to deliver another KiB, in ms (default 10 000; a request stalls twice at most). */
   idleTimeoutMs?: number;
   /**
    * Most bytes of one response, counted after decompression while it streams (default 2 GiB; a

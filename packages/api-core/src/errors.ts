@@ -225,7 +225,9 @@ export class ApiTimeoutError extends ApiConnectionError {
     readonly timeoutMs: number,
     readonly phase: TimeoutPhase = 'total',
   ) {
-    super(context, `${TIMEOUT_TEXT[phase](timeoutMs)}; or try again later`);
+    super(context, `${TIMEOUT_TEXT[phase](timeoutMs)}; or try again later`, {
+      midResponse: phase !== 'headers',
+    });
   }
 }
 

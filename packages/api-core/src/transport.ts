@@ -186,7 +186,12 @@ export class Transport {
         release();
       }
       if (outcome.ok) return { data: outcome.data, meta: outcome.meta };
-      const retriesLeft = maxRetries - (attempt - 1);
+      // A body that stalled once may have met a passing fault; twice, the server is trickling.
+      const stalledAgain =
+        outcome.error instanceof ApiTimeoutError &&
+        outcome.error.phase === 'idle' &&
+        attempt >= MAX_STALLED_ATTEMPTS;
+      const retriesLeft = stalledAgain ? 0 : maxRetries - (attempt - 1);
       const wait = outcome.retryAfterMs ?? backoffDelayMs(attempt - 1);
       if (!outcome.retryable || retriesLeft <= 0 || wait > MAX_RETRY_AFTER_MS) {
         log.debug(`${spec.operation}: giving up after ${attempt} attempt(s)`, {
@@ -532,6 +537,8 @@ const NOT_JSON = Symbol('not JSON');
 export const MAX_JSON_DEPTH = 64;
 /** Most bytes of a body held whole (every body but a filtered `/tokens`; a `/users` page is ~100 KiB). */
 export const MAX_HELD_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Attempts of a request whose body stalls (the idle limit) before it fails for good. */
+const MAX_STALLED_ATTEMPTS = 2;
 /** Redirects followed in a row before the request is refused. */
 const MAX_REDIRECTS = 5;
 /** Bytes a streaming body must deliver within the idle limit to count as progressing. */
