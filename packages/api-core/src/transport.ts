@@ -301,7 +301,7 @@ export class Transport {
       if (tooDeep !== null) {
         throw new ResponseRefusedError(
           context,
-          `its JSON nests deeper than ${MAX_JSON_DEPTH} levels (at ${tooDeep}), which no answer of the API does`,
+          `its JSON nests deeper than ${MAX_JSON_DEPTH} levels (at ${tooDeep.length > 80 ? `${tooDeep.slice(0, 80)}…` : tooDeep}), which no answer of the API does`,
         );
       }
       const data = fast ? (json as T) : this.#validate(spec, json);
