@@ -14,6 +14,9 @@ export function packageConfig(overrides: UserConfig = {}): UserConfig {
     clean: true,
     sourcemap: true,
     publint: true,
+    // An external imported for its types alone must leave no bare `import "x"` in the declarations:
+    // a consumer type-checking without skipLibCheck would load that package's types too.
+    treeshake: { moduleSideEffects: (_id: string, external: boolean) => !external },
     ...overrides,
   }) as UserConfig;
 }

@@ -4,6 +4,54 @@
 import { type DayRange, DELEGATION_LEVELS, type MonthPeriod, type Snapshot } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import { DEFINITIONS, READINESS_LEVEL_RULE } from './definitions.ts';
+import { autonomyMix } from './internal/transforms/autonomy-mix.ts';
+import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './internal/transforms/autonomy-stats.ts';
+import { clientDau } from './internal/transforms/clients.ts';
+import { controlChanges } from './internal/transforms/controls.ts';
+import { costOf, creditsByModel, creditsByTier } from './internal/transforms/credits.ts';
+import { byDate, dailySeries } from './internal/transforms/daily-series.ts';
+import {
+  autonomyMixFindings,
+  delegationUnknown,
+  mcpCaseMerged,
+  missingDays,
+  readinessInvalid,
+  readinessUnmapped,
+  unparseableToolNames,
+  usersByDay,
+  usersTotalMismatch,
+} from './internal/transforms/data-quality.ts';
+import { delegationMix, primaryDelegation } from './internal/transforms/delegation.ts';
+import type { FigureValues } from './internal/transforms/figures.ts';
+import { headlineFigures } from './internal/transforms/figures.ts';
+import { hookEventsSummary } from './internal/transforms/hook-events.ts';
+import { productivityBreakdown } from './internal/transforms/productivity.ts';
+import {
+  latestReports,
+  orgReadiness,
+  readinessScores,
+  readinessSection,
+} from './internal/transforms/readiness.ts';
+import { redirectFinding, rowCheckFindings } from './internal/transforms/row-checks.ts';
+import {
+  manifestUnknownFields,
+  settingsDrift,
+  unknownClients,
+  unknownFields,
+} from './internal/transforms/schema-drift.ts';
+import { seatStats } from './internal/transforms/seats.ts';
+import { inSpan, type Row, ratioOrNull, type Span } from './internal/transforms/span.ts';
+import { sumBy } from './internal/transforms/sum-by.ts';
+import { hooksByEvent, mergeMcpServers, skillsAndCommands, topTools } from './internal/transforms/tools.ts';
+import {
+  encodeUserDays,
+  perUserActivity,
+  type UserDayData,
+  withinSpan,
+} from './internal/transforms/user-days.ts';
+import { userTotals } from './internal/transforms/user-totals.ts';
+import { userWeekLevels } from './internal/transforms/user-week-levels.ts';
+import { dauStats, sumDaily, weeklyRollup, weekSpans } from './internal/transforms/weekly-rollup.ts';
 import {
   type AutonomyMix,
   type DailyRow,
@@ -15,44 +63,6 @@ import {
   type SpanBehaviour,
 } from './model.ts';
 import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from './options.ts';
-import { autonomyMix } from './transforms/autonomy-mix.ts';
-import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
-import { clientDau } from './transforms/clients.ts';
-import { controlChanges } from './transforms/controls.ts';
-import { costOf, creditsByModel, creditsByTier } from './transforms/credits.ts';
-import { byDate, dailySeries } from './transforms/daily-series.ts';
-import {
-  autonomyMixFindings,
-  delegationUnknown,
-  mcpCaseMerged,
-  missingDays,
-  readinessInvalid,
-  readinessUnmapped,
-  unparseableToolNames,
-  usersByDay,
-  usersTotalMismatch,
-} from './transforms/data-quality.ts';
-import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
-import type { FigureValues } from './transforms/figures.ts';
-import { headlineFigures } from './transforms/figures.ts';
-import { hookEventsSummary } from './transforms/hook-events.ts';
-import { productivityBreakdown } from './transforms/productivity.ts';
-import { latestReports, orgReadiness, readinessScores, readinessSection } from './transforms/readiness.ts';
-import { redirectFinding, rowCheckFindings } from './transforms/row-checks.ts';
-import {
-  manifestUnknownFields,
-  settingsDrift,
-  unknownClients,
-  unknownFields,
-} from './transforms/schema-drift.ts';
-import { seatStats } from './transforms/seats.ts';
-import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
-import { sumBy } from './transforms/sum-by.ts';
-import { hooksByEvent, mergeMcpServers, skillsAndCommands, topTools } from './transforms/tools.ts';
-import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
-import { userTotals } from './transforms/user-totals.ts';
-import { userWeekLevels } from './transforms/user-week-levels.ts';
-import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
 
 function reportPeriod(p: MonthPeriod): ReportPeriod {
   return {

@@ -1,0 +1,50 @@
+/**
+ * Seats: organization users that existed on the period's last day, their utilization and the
+ * dormant ones.
+ */
+import type { OrgUser } from '@orgreport/api-core';
+import type { SeatsSection } from '../../model.ts';
+import { endOfDayMs } from './span.ts';
+
+/** First and last name joined, null when the user has neither. */
+function displayName(u: OrgUser): string | null {
+  const name = [u.firstName, u.lastName]
+    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+    .join(' ')
+    .trim();
+  return name || null;
+}
+
+/**
+ * Seat statistics at the end of `day`: a seat is an organization user created on or before that
+ * day (users without `createdAt` count as seats); it is active when its id or e-mail (any case)
+ * belongs to an active user of the span.
+ *
+ * @example
+ * seatStats(orgUsers, '2026-03-31', new Set(['u-1']), new Set(['a@x.test']), 1)
+ */
+export function seatStats(
+  orgUsers: readonly OrgUser[],
+  day: string,
+  activeIds: ReadonlySet<string>,
+  activeEmails: ReadonlySet<string>,
+  activeUsers: number,
+): SeatsSection {
+  const limit = endOfDayMs(day);
+  const seats = orgUsers.filter((u) => {
+    if (!u.createdAt) return true;
+    const t = Date.parse(u.createdAt);
+    return Number.isNaN(t) || t < limit;
+  });
+  const dormant = seats
+    .filter((u) => !activeIds.has(u.id) && !(u.email && activeEmails.has(u.email.toLowerCase())))
+    .map((u) => ({ id: u.id, email: u.email ?? null, name: displayName(u), created_at: u.createdAt ?? null }))
+    .sort((a, b) => ((a.email ?? a.id) < (b.email ?? b.id) ? -1 : 1));
+  return {
+    seats: seats.length,
+    active_users: activeUsers,
+    utilization: seats.length > 0 ? activeUsers / seats.length : null,
+    dormant: dormant.length,
+    dormant_users: dormant,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Per-user totals of a span from the `/users` rows: sums, primary model, primary delegation level,
+ * autonomy, languages, credit limits and cost.
+ */
+
+import type { ColumnTable } from 'arquero';
+import type { UserMonthRow } from '../../model.ts';
+import { userAutonomyRatios } from './autonomy-stats.ts';
+import { costOf } from './credits.ts';
+import { primaryDelegation } from './delegation.ts';
+import { columnValues, sumBy } from './sum-by.ts';
+import type { UserDayData } from './user-days.ts';
+import { USER_SUMMED as SUMMED } from './user-week-levels.ts';
+
+/**
+ * Each user's primary model over the rows: the model that was the day's primary model on the days
+ * with the most credits; ties go to more days, then to the name that sorts first.
+ *
+ * @example
+ * primaryModels(periodRows, data).get(0) // { model: 'vendorA-grand-4.5', tier: 'thinking' }
+ */
+export function primaryModels(
+  userDays: ColumnTable,
+  data: Pick<UserDayData, 'models' | 'modelTiers'>,
+): Map<number, { model: string; tier: string | null }> {
+  const t = sumBy(userDays, ['uid', 'mdl'], ['billable_tokens'], 'days');
+  const uids = columnValues(t, 'uid') as ArrayLike<number>;
+  const mdls = columnValues(t, 'mdl') as ArrayLike<number>;
+  const credits = columnValues(t, 'billable_tokens') as ArrayLike<number>;
+  const days = columnValues(t, 'days') as ArrayLike<number>;
+  const best = new Map<number, number>();
+  for (let i = 0; i < uids.length; i++) {
+    const model = data.models[mdls[i]!] ?? null;
+    if (model === null) continue;
+    const uid = uids[i]!;
+    const j = best.get(uid);
+    const other = j === undefined ? null : (data.models[mdls[j]!] as string);
+    const better =
+      j === undefined ||
+      credits[i]! > credits[j]! ||
+      (credits[i] === credits[j] && (days[i]! > days[j]! || (days[i] === days[j] && model < other!)));
+    if (better) best.set(uid, i);
+  }
+  const out = new Map<number, { model: string; tier: string | null }>();
+  for (const [uid, i] of best) {
+    const m = mdls[i]!;
+    out.set(uid, { model: data.models[m] as string, tier: data.modelTiers[m] ?? null });
+  }
+  return out;
+}
+
+/**
+ * Each user's languages, most days first (ties by name).
+ *
+ * @example
+ * userLanguages(periodRows, data).get(0) // ['TypeScript', 'Markdown']
+ */
+export function userLanguages(
+  userDays: ColumnTable,
+  data: Pick<UserDayData, 'languageSets'>,
+): Map<number, string[]> {
+  const t = sumBy(userDays, ['uid', 'lng'], [], 'days');
+  const uids = columnValues(t, 'uid') as ArrayLike<number>;
+  const lngs = columnValues(t, 'lng') as ArrayLike<number>;
+  const days = columnValues(t, 'days') as ArrayLike<number>;
+  const perUser = new Map<number, Map<string, number>>();
+  for (let i = 0; i < uids.length; i++) {
+    const set = data.languageSets[lngs[i]!] ?? [];
+    if (set.length === 0) continue;
+    const uid = uids[i]!;
+    const counts = perUser.get(uid) ?? new Map<string, number>();
+    perUser.set(uid, counts);
+    for (const lang of set) counts.set(lang, (counts.get(lang) ?? 0) + days[i]!);
+  }
+  const out = new Map<number, string[]>();
+  for (const [uid, counts] of perUser) {
+    out.set(
+      uid,
+      [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([lang]) => lang),
+    );
+  }
+  return out;
+}
+
+export interface UserTotalsOptions {
+  pricePerCredit: number | null;
+  /** The span's {@link primaryDelegation} when already computed (it is computed otherwise). */
+  primary?: ColumnTable;
+  /** Credit limit by lower-cased e-mail. */
+  creditLimits: ReadonlyMap<string, number>;
+}
+
+/**
+ * One row per user with a `/users` row in the span, most credits first: sums and the primary
+ * delegation level from the span's {@link userWeekLevels} rows, model and languages from its rows.
+ *
+ * @example
+ * userTotals(weekLevels, periodRows, data, { pricePerCredit: null, creditLimits: new Map() })[0].credits
+ */
+export function userTotals(
+  weekLevels: ColumnTable,
+  userDays: ColumnTable,
+  data: UserDayData,
+  options: UserTotalsOptions,
+): UserMonthRow[] {
+  if (weekLevels.numRows() === 0) return [];
+  const sums = sumBy(weekLevels, ['uid'], ['active_days', ...SUMMED]);
+  const models = primaryModels(userDays, data);
+  const languages = userLanguages(userDays, data);
+  const delegation = new Map<number, string | null>();
+  const primary = options.primary ?? primaryDelegation(weekLevels, data.levels);
+  const pu = columnValues(primary, 'uid') as ArrayLike<number>;
+  const pl = columnValues(primary, 'level') as ArrayLike<string | null>;
+  for (let i = 0; i < pu.length; i++) delegation.set(pu[i]!, pl[i] ?? null);
+  const autonomy = new Map<number, number>();
+  const ratios = userAutonomyRatios(weekLevels);
+  const ru = columnValues(ratios, 'uid') as ArrayLike<number>;
+  const rr = columnValues(ratios, 'ratio') as ArrayLike<number>;
+  for (let i = 0; i < ru.length; i++) autonomy.set(ru[i]!, rr[i]!);
+
+  const col = (name: string) => sums.array(name) as ArrayLike<number>;
+  const uids = col('uid');
+  const c = Object.fromEntries(['active_days', ...SUMMED].map((name) => [name, col(name)])) as Record<
+    string,
+    ArrayLike<number>
+  >;
+  const rows: UserMonthRow[] = [];
+  for (let i = 0; i < uids.length; i++) {
+    const uid = uids[i]!;
+    const credits = c['billable_tokens']![i]!;
+    const email = data.emails[uid] ?? null;
+    const limit = email !== null ? (options.creditLimits.get(email.toLowerCase()) ?? null) : null;
+    const utilization = limit !== null && limit > 0 ? credits / limit : null;
+    // A zero limit allows nothing: any credit is over it.
+    const overZero = limit === 0 && credits > 0;
+    rows.push({
+      user_id: data.userIds[uid]!,
+      email,
+      active_days: c['active_days']![i]!,
+      credits,
+      tool_calls: c['tool_calls']![i]!,
+      sessions: c['sessions']![i]!,
+      messages: c['messages']![i]!,
+      user_messages: c['user_messages']![i]!,
+      files_created: c['files_created']![i]!,
+      files_edited: c['files_edited']![i]!,
+      git_commits: c['git_commits']![i]!,
+      git_prs_created: c['git_prs_created']![i]!,
+      mcp_calls: c['mcp_calls']![i]!,
+      skill_calls: c['skill_calls']![i]!,
+      slash_commands: c['slash_commands']![i]!,
+      hooks: c['hooks']![i]!,
+      primary_model: models.get(uid)?.model ?? null,
+      primary_model_tier: models.get(uid)?.tier ?? null,
+      primary_delegation: delegation.get(uid) ?? null,
+      autonomy: autonomy.get(uid) ?? null,
+      languages: languages.get(uid) ?? [],
+      credit_limit: limit,
+      limit_utilization: utilization,
+      over_80: utilization !== null ? utilization >= 0.8 : overZero,
+      over_100: utilization !== null ? utilization >= 1 : overZero,
+      cost: costOf(credits, options.pricePerCredit),
+    });
+  }
+  return rows.sort((a, b) => b.credits - a.credits || (a.user_id < b.user_id ? -1 : 1));
+}

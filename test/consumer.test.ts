@@ -1,0 +1,162 @@
+/**
+ * orgreport as another team meets it: every package packed (`pnpm pack`, as published), installed
+ * with plain `npm install` of the tarballs into a scratch project outside the repository, then used
+ * from ESM and from `require()`, type-checked strictly without `skipLibCheck`, the examples run, and
+ * the installed `orgreport` bin run from its built JavaScript. The builds come from `pnpm test`'s
+ * turbo step (or `pnpm build`).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** The published packages, in dependency order. */
+const PACKAGES = [
+  'packages/api-core',
+  'packages/snapshot',
+  'packages/emulator',
+  'packages/metrics',
+  'templates',
+  'packages/render',
+  'apps/report-cli',
+];
+
+let project: string;
+
+function sh(file: string, args: string[], cwd: string, timeout = 240_000): string {
+  return execFileSync(file, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
+  });
+}
+
+beforeAll(() => {
+  for (const p of PACKAGES) {
+    if (p !== 'templates' && !existsSync(join(root, p, 'dist'))) {
+      throw new Error(`${p}/dist is missing: run pnpm build (pnpm test builds first)`);
+    }
+  }
+  const packs = tempDir('orgreport-packs-');
+  for (const p of PACKAGES) sh('pnpm', ['pack', '--pack-destination', packs], join(root, p));
+  const tarballs = readdirSync(packs)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(packs, f));
+  expect(tarballs).toHaveLength(PACKAGES.length);
+  project = tempDir('orgreport-consumer-');
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
+  sh(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs],
+    project,
+  );
+  cpSync(join(root, 'examples'), join(project, 'examples'), { recursive: true });
+}, 600_000);
+
+describe('the packed packages in a fresh npm project', () => {
+  it('install with npm: one @uwdata/flechette, pinned at 2.6.0 by the packages themselves', () => {
+    const tree = JSON.parse(sh('npm', ['ls', '@uwdata/flechette', '--all', '--json'], project));
+    const versions = new Set<string>();
+    const walk = (deps: Record<string, { version?: string; dependencies?: object }> | undefined) => {
+      for (const [name, dep] of Object.entries(deps ?? {})) {
+        if (name === '@uwdata/flechette' && dep.version) versions.add(dep.version);
+        walk(dep.dependencies as typeof deps);
+      }
+    };
+    walk(tree.dependencies);
+    expect([...versions]).toEqual(['2.6.0']);
+  });
+
+  it('run the examples: fetch a month, build the model, render with an overridden partial', () => {
+    const snapshot = join(project, 'snapshot');
+    const fetched = sh('node', ['examples/scripts/fetch-month.mjs', snapshot], project);
+    expect(fetched).toMatch(/^Example Org 2026-10: \d+ requests, \d+ user-day rows written to /);
+    expect(JSON.parse(readFileSync(join(snapshot, 'manifest.json'), 'utf8')).period.month).toBe('2026-10');
+
+    const figures = sh('node', ['examples/scripts/build-model.mjs', snapshot], project);
+    const activeUsers = figures.split('\n').find((l) => l.startsWith('active_users\t'));
+    expect(Number(activeUsers?.split('\t')[1])).toBeGreaterThan(0);
+
+    const html = join(project, 'report.html');
+    sh('node', ['examples/scripts/render-with-partial.mjs', snapshot, html], project);
+    const text = readFileSync(html, 'utf8');
+    expect(text).toContain('This summary comes from examples/templates/partials/summary.hbs.');
+    expect(text).toContain('id="readiness"'); // the other partials stay built in
+  }, 180_000);
+
+  it('work from require() as well as from import', () => {
+    const script =
+      "const { OrgClient } = require('@orgreport/api-core');" +
+      "const { buildReportModel } = require('@orgreport/metrics');" +
+      "const { readSnapshot } = require('@orgreport/snapshot');" +
+      "const { renderHtml } = require('@orgreport/render');" +
+      "const { templatesDir } = require('@orgreport/templates');" +
+      'console.log([OrgClient, buildReportModel, readSnapshot, renderHtml].map((f) => typeof f).join(","), typeof templatesDir);';
+    writeFileSync(join(project, 'require.cjs'), script);
+    expect(sh('node', ['require.cjs'], project).trim()).toBe('function,function,function,function string');
+  });
+
+  it('type-check strictly in a consumer, without skipLibCheck', () => {
+    writeFileSync(
+      join(project, 'consumer.ts'),
+      `import { comparisonPeriod, monthPeriod, OrgClient } from '@orgreport/api-core';
+import { startEmulator } from '@orgreport/emulator';
+import { buildReportModel, type ReportModel } from '@orgreport/metrics';
+import { renderHtml } from '@orgreport/render';
+import { fetchSnapshot } from '@orgreport/snapshot';
+
+export async function monthModel(): Promise<ReportModel> {
+  const emulator = await startEmulator({ seed: 1, users: 20, today: '2026-11-22' });
+  const now = () => new Date('2026-11-22T06:00:00Z');
+  const client = new OrgClient({ apiKey: emulator.keys.manager, baseUrl: emulator.baseUrl, now });
+  const period = monthPeriod('2026-10', { now });
+  const snapshot = await fetchSnapshot(client, { period, comparison: comparisonPeriod(period), now, toolVersion: 'x' });
+  await emulator.close();
+  const model = buildReportModel(snapshot, { generatedAt: now().toISOString() });
+  const html: string = await renderHtml(model);
+  return html.length > 0 ? model : model;
+}
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    expect(() => sh('node', [tsc, '-p', project], project)).not.toThrow();
+  }, 120_000);
+
+  it('install a working orgreport bin that runs the built JavaScript', () => {
+    const bin = join(project, 'node_modules', '.bin', 'orgreport');
+    const version = JSON.parse(readFileSync(join(root, 'apps/report-cli/package.json'), 'utf8')).version;
+    expect(sh(bin, ['--version'], project).trim()).toBe(version);
+    expect(existsSync(join(project, 'node_modules/@orgreport/cli/src'))).toBe(false);
+    const out = join(project, 'reports');
+    sh(
+      bin,
+      ['monthly', '--demo', '--today', '2026-11-22', '--formats', 'json,html', '--out', out, '-q'],
+      project,
+    );
+    expect(readdirSync(out).filter((f) => /^orgreport-.*-2026-10\.(json|html)$/.test(f))).toHaveLength(2);
+  }, 180_000);
+});
