@@ -1,3 +1,10 @@
+/**
+ * @orgreport/api-core: the typed client of the organization API ({@link OrgClient}): every endpoint,
+ * pagination that never ends silently, bounded requests, retries, typed errors, schemas, secret
+ * redaction, UTC dates and the snapshot contract.
+ *
+ * @module @orgreport/api-core
+ */
 export * from './client.ts';
 export * from './dates.ts';
 export * from './errors.ts';

@@ -21,7 +21,7 @@ export interface SecretFieldTree {
 
 /**
  * The fields that hold secrets, from the object that has them (at any depth): `customModels[].apiKey`
- * (org-api.md: "a secret"), `customModels[].extraHeaders` (the HTTP headers sent to the model's
+ * (docs/org-api.md: "a secret"), `customModels[].extraHeaders` (the HTTP headers sent to the model's
  * provider, where its credentials travel) and `customModels[].cloudHosted.cloudCredentialExport`
  * (the credentials handed to a cloud provider).
  */

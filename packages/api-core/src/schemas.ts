@@ -1,6 +1,6 @@
 /**
  * Zod schemas of every resource, request and response of the organization API
- * (the project's spec: shared/spec/org-api.md). Types are inferred from them.
+ * (the project's spec: docs/org-api.md). Types are inferred from them.
  *
  * Response schemas are loose: unknown properties pass through, because the API adds fields.
  * Enumerations the API may extend (client types, delegation levels, statuses) are open strings

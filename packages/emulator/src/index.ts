@@ -1,6 +1,8 @@
 /**
  * @orgreport/emulator: a faithful local server of the organization API over a deterministic
  * synthetic organization, and that organization as a plain object for checkers and property tests.
+ *
+ * @module @orgreport/emulator
  */
 export type { ModelUsage, UserDayDetail } from './activity.ts';
 export type { ModelInfo, Persona } from './catalog.ts';

@@ -30,7 +30,7 @@ export interface EmulatorOptions {
   /** Simulate schema drift: unknown fields, renamed settings, new enum values (issue 9). */
   drift?: boolean;
   /**
-   * Spelling of the `/users` paging fields: `spec` (`has_more` / `next_cursor`, org-api.md, the
+   * Spelling of the `/users` paging fields: `spec` (`has_more` / `next_cursor`, docs/org-api.md, the
    * default) or `published` (`hasMore` / `nextCursor`, as the service's public pages show them).
    */
   paging?: UsersPaging;

@@ -2,6 +2,8 @@
  * @orgreport/metrics: from a snapshot of the organization API to the report model, exactly as
  * the definitions say. {@link buildReportModel} is the stage; the model's types are its output and
  * {@link DEFINITIONS} the rules in plain language. The transforms behind it are internal.
+ *
+ * @module @orgreport/metrics
  */
 export { buildReportModel } from './build-report-model.ts';
 export { DEFINITIONS, READINESS_LEVEL_RULE } from './definitions.ts';

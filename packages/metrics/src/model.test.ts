@@ -3,7 +3,7 @@ import { buildReportModel } from './build-report-model.ts';
 import { FIGURE_IDS } from './model.ts';
 import { sampleSnapshot } from './testing/index.ts';
 
-// The ids and columns named by shared/design/metrics.md ("Figure ids"), copied from the spec.
+// The ids and columns named by docs/metrics.md ("Figure ids"), copied from the spec.
 const SPEC_FIGURE_IDS = [
   'credits',
   'input_tokens',
@@ -62,12 +62,12 @@ const SPEC_WEEKLY_COLUMNS = [
 describe('the model contract', () => {
   const model = buildReportModel(sampleSnapshot(), { generatedAt: '2026-04-01T06:00:00.000Z' });
 
-  it('has one figure per id of metrics.md, in order, each once', () => {
+  it('has one figure per id of docs/metrics.md, in order, each once', () => {
     expect([...FIGURE_IDS]).toEqual(SPEC_FIGURE_IDS);
     expect(model.figures.map((f) => f.id)).toEqual(SPEC_FIGURE_IDS);
   });
 
-  it('has every Weekly column of metrics.md on every week row', () => {
+  it('has every Weekly column of docs/metrics.md on every week row', () => {
     for (const week of model.weekly)
       expect(Object.keys(week)).toEqual(expect.arrayContaining(SPEC_WEEKLY_COLUMNS));
   });

@@ -23,7 +23,7 @@ export type Day = string;
  */
 export type FigureUnit = 'count' | 'credits' | 'ratio' | 'share' | 'level' | 'score' | 'tokens';
 
-/** The stable ids of the headline figures (metrics.md, "Figure ids"), in report order. */
+/** The stable ids of the headline figures (docs/metrics.md, "Figure ids"), in report order. */
 export const FIGURE_IDS = [
   'credits',
   'input_tokens',
@@ -297,7 +297,7 @@ export interface UserMonthRow {
   /** Model that was the day's primary model on the days with the most credits; null when none. */
   primary_model: string | null;
   primary_model_tier: string | null;
-  /** Primary delegation level over the period (ties rule of metrics.md); null when none. */
+  /** Primary delegation level over the period (ties rule of docs/metrics.md); null when none. */
   primary_delegation: string | null;
   /** tool_calls / user_messages over the period; null with no user message. */
   autonomy: number | null;

@@ -110,7 +110,7 @@ export function currencyExcelFormat(currency: string): string {
   return `#,##0.00 "${sanitizeCurrency(currency)}"`;
 }
 
-/** Formats an amount as `1,234.50 EUR`, matching {@link currencyExcelFormat}. */
+/** Formats an amount as `1,234.50 EUR`, matching `currencyExcelFormat`. */
 export function formatCurrency(value: number | null | undefined, currency: string): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
   return `${grouped(excelPrecision(value), 2)} ${sanitizeCurrency(currency)}`;

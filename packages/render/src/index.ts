@@ -1,6 +1,8 @@
 /**
  * @orgreport/render: the report model as HTML, PDF (Puppeteer with the system Chromium) and an
  * Excel workbook (ExcelJS).
+ *
+ * @module @orgreport/render
  */
 export { type ChartSeries, type ChartSize, renderChartSvg } from './charts.ts';
 export {

@@ -2,6 +2,8 @@
  * @orgreport/snapshot: the snapshot stage. {@link fetchSnapshot} fetches a month (and its comparison
  * month) of the organization API into a {@link Snapshot}; {@link writeSnapshot} and
  * {@link readSnapshot} keep it on disk as a checksummed folder and read it back, validated.
+ *
+ * @module @orgreport/snapshot
  */
 export type {
   Snapshot,

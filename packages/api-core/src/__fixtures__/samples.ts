@@ -1,4 +1,4 @@
-/** Small valid resources, written by hand from the spec (shared/spec/org-api.md). */
+/** Small valid resources, written by hand from the spec (docs/org-api.md). */
 
 export function readinessReport(id: string) {
   return {

@@ -1,6 +1,6 @@
 /**
  * The columns of the workbook's data sheets, read from the report model. Column headers are the
- * field names of `metrics.md` and the model, so a finance analyst can match them to the definitions.
+ * field names of `docs/metrics.md` and the model, so a finance analyst can match them to the definitions.
  */
 import type {
   ControlChangeRow,
@@ -65,7 +65,7 @@ export function dailyColumns(): ColumnSpec<DailyRow>[] {
   ];
 }
 
-/** Columns of the `Weekly` sheet (metrics.md, "Figure ids", plus the other sums). */
+/** Columns of the `Weekly` sheet (docs/metrics.md, "Figure ids", plus the other sums). */
 export function weeklyColumns(): ColumnSpec<WeeklyRow>[] {
   return [
     field('week', 'text'),

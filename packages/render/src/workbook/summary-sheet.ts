@@ -1,5 +1,5 @@
 /**
- * The `Summary` sheet: one row per figure id of metrics.md with `id`, `label`, `value`, `previous`,
+ * The `Summary` sheet: one row per figure id of docs/metrics.md with `id`, `label`, `value`, `previous`,
  * `change`. Totals that are sums, means or maxima of the `Daily` sheet and figures derived from other
  * Summary rows are formulas carrying their computed result, so Excel shows the value before any
  * recalculation and a recalculation reproduces it. A formula is used only where it reproduces the

@@ -49,7 +49,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     }
   });
 
-  it('writes the Summary ids of metrics.md with typed values, formats and formulas carrying results', () => {
+  it('writes the Summary ids of docs/metrics.md with typed values, formats and formulas carrying results', () => {
     const rows = records(sheet(sheets, 'Summary'));
     expect(Object.keys(rows[0]!)).toEqual(['id', 'label', 'value', 'previous', 'change']);
     const byId = new Map(rows.map((r) => [r.id!.value, r]));
