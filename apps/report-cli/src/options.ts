@@ -39,6 +39,8 @@ const SHARED = {
   mailFrom: () => new Option('--mail-from <address>', 'sender address (ORGREPORT_MAIL_FROM)'),
   orgName: () => new Option('--org-name <name>', 'organization name shown in the report (default its id)'),
   hookLog: () => new Option('--hook-log <file>', 'JSON-lines log of hook events (ORGREPORT_HOOK_LOG)'),
+  json: () =>
+    new Option('--json', 'print one machine-readable JSON summary on stdout (progress stays on stderr)'),
   demo: () => new Option('--demo', 'run against a built-in emulated demo organization: no key, no network'),
   demoUsers: () => new Option('--demo-users <n>', 'users of the demo organization').default('200').hideHelp(),
 } as const;

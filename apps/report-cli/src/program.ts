@@ -174,6 +174,7 @@ export function createProgram(ctx: CommandContext): Command {
     'demoUsers',
     'orgName',
     'hookLog',
+    'json',
     ...RENDERING,
   ).action(async (flags) => (await import('./commands/monthly.ts')).monthly(flags, ctx));
 
@@ -187,6 +188,7 @@ export function createProgram(ctx: CommandContext): Command {
     'orgName',
     'hookLog',
     'out',
+    'json',
   )
     .option('--snapshot <dir>', 'snapshot directory to write (default <out>/snapshot)')
     .action(async (flags) => (await import('./commands/fetch.ts')).fetch(flags, ctx));
@@ -194,6 +196,7 @@ export function createProgram(ctx: CommandContext): Command {
   withFlags(
     program.command('render').description('re-render a report from a snapshot directory, offline (no key)'),
     ...COMMON,
+    'json',
     ...RENDERING,
   )
     .requiredOption('--snapshot <dir>', 'snapshot directory (written by monthly or fetch)')

@@ -4,16 +4,20 @@ import { writeSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { OutputSet } from '../output/atomic.ts';
+import { jsonSummary } from '../report/checks.ts';
 import { formatBytes } from '../reporter.ts';
 import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
 
 export interface FetchOptions extends ConfigFlags, AcquireFlags {
   /** Snapshot directory to write (default `<out>/snapshot`). */
   snapshot?: string;
+  /** Print one JSON summary on stdout. */
+  json?: boolean;
 }
 
 /** Fetches the month and writes its snapshot directory. */
 export async function fetch(options: FetchOptions, ctx: CommandContext): Promise<void> {
+  const started = performance.now();
   const { config, reporter } = setUp(options, ctx);
   const target = options.snapshot
     ? resolve(ctx.io.cwd, options.snapshot)
@@ -24,6 +28,33 @@ export async function fetch(options: FetchOptions, ctx: CommandContext): Promise
     await writeSnapshot(await outputs.directory(basename(target)), snapshot);
     const [written] = await outputs.commit();
     reporter.info(`snapshot: ${written!.path} (${formatBytes(written!.bytes)})`);
+    if (options.json) {
+      const m = snapshot.manifest;
+      ctx.io.stdout.write(
+        jsonSummary(
+          {
+            command: 'fetch',
+            organization: m.organization,
+            period: {
+              month: m.period.month,
+              start: m.period.start,
+              end: m.period.end,
+              partial: m.period.partial,
+            },
+            outputs: [{ kind: 'snapshot', path: written!.path, bytes: written!.bytes }],
+            // The fetch stage's own findings: rows it excluded or flagged.
+            dataQuality: (m.rowChecks ?? []).map((c) => ({
+              kind: `rows_${c.rule.replace('-', '_')}`,
+              message: `${c.rows} ${c.dataset} rows: ${c.rule}, ${c.action}`,
+              count: c.rows,
+            })),
+            mailedTo: [],
+            warnings: [],
+          },
+          started,
+        ),
+      );
+    }
   } catch (error) {
     await outputs.abort();
     throw error;

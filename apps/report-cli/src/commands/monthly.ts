@@ -3,12 +3,14 @@
 import { warmUpRendering } from '@orgreport/render/warmup';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkChromium, checkDelivery, checkTemplates, summary } from '../report/checks.ts';
+import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
   attachXlsx?: boolean;
+  /** Print one JSON summary on stdout instead of the text summary. */
+  json?: boolean;
 }
 
 /** Produces the monthly report of `--month` (default the last complete month) in `--out`. */
@@ -36,6 +38,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   } finally {
     await warmup.close();
   }
-  if (reporter.enabled('info'))
+  if (options.json) ctx.io.stdout.write(reportSummary('monthly', result, started));
+  else if (reporter.enabled('info'))
     ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
 }

@@ -3,13 +3,15 @@ import { resolve } from 'node:path';
 import { readSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkChromium, checkDelivery, checkTemplates, summary } from '../report/checks.ts';
+import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { produceReport, reportFormats } from '../report/produce.ts';
 
 export interface RenderOptions extends ConfigFlags {
   /** The snapshot directory to read. */
   snapshot: string;
   attachXlsx?: boolean;
+  /** Print one JSON summary on stdout instead of the text summary. */
+  json?: boolean;
 }
 
 /** Reads the snapshot, then computes, renders and delivers exactly as `monthly` would. */
@@ -34,6 +36,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
     formats,
     attachXlsx: options.attachXlsx,
   });
-  if (reporter.enabled('info'))
+  if (options.json) ctx.io.stdout.write(reportSummary('render', result, started));
+  else if (reporter.enabled('info'))
     ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
 }

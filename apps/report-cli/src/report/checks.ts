@@ -1,5 +1,6 @@
 /** Checks made before any work starts, so a run never fetches a month only to fail on a setting. */
 import { accessSync, constants, statSync } from 'node:fs';
+import type { ReportModel } from '@orgreport/metrics';
 import type { Config, ReportFormat } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import type { CommittedOutput } from '../output/atomic.ts';
@@ -63,6 +64,74 @@ export async function checkTemplates(config: Config): Promise<void> {
       throw new UsageError(`--templates: ${error.message}`, { cause: error });
     throw error;
   }
+}
+
+/** The machine-readable summary of a run (`--json`): one JSON object on stdout. */
+export interface RunSummary {
+  command: 'monthly' | 'fetch' | 'render';
+  organization: { id: string; name: string };
+  period: { month: string; start: string; end: string; partial: boolean };
+  /** Every file or folder written, with its kind (`pdf`, `xlsx`, `html`, `json`, `snapshot`) and size. */
+  outputs: Array<{ kind: string; path: string; bytes: number }>;
+  /** Headline figures by id (absent for `fetch`, which computes none). */
+  figures?: Array<{ id: string; value: number | null; previous: number | null; change: number | null }>;
+  dataQuality: Array<{ kind: string; message: string; count: number | null }>;
+  mailedTo: string[];
+  warnings: string[];
+  timings: { totalMs: number };
+}
+
+/** The kind of an output from its name. */
+export function outputKind(path: string): string {
+  const ext = path.match(/\.([a-z]+)$/)?.[1];
+  return ext ?? 'snapshot';
+}
+
+/** The `--json` summary of a rendered report (monthly, render). */
+export function reportSummary(
+  command: 'monthly' | 'render',
+  result: {
+    model: ReportModel;
+    files: CommittedOutput[];
+    mailedTo: string[];
+    warnings: ReadonlyArray<string>;
+  },
+  startedMs: number,
+): string {
+  const { model } = result;
+  return jsonSummary(
+    {
+      command,
+      organization: model.organization,
+      period: {
+        month: model.period.month,
+        start: model.period.start,
+        end: model.period.end,
+        partial: model.partial,
+      },
+      outputs: result.files.map((f) => ({ kind: outputKind(f.path), path: f.path, bytes: f.bytes })),
+      figures: model.figures.map((f) => ({
+        id: f.id,
+        value: f.value,
+        previous: f.previous,
+        change: f.change,
+      })),
+      dataQuality: model.dataQuality.map((d) => ({
+        kind: d.kind,
+        message: d.message,
+        count: d.count ?? null,
+      })),
+      mailedTo: result.mailedTo,
+      warnings: [...result.warnings],
+    },
+    startedMs,
+  );
+}
+
+/** One line of JSON for `--json`. */
+export function jsonSummary(summary: Omit<RunSummary, 'timings'>, startedMs: number): string {
+  const full: RunSummary = { ...summary, timings: { totalMs: Math.round(performance.now() - startedMs) } };
+  return `${JSON.stringify(full)}\n`;
 }
 
 /** The closing summary: each file with its size, the run's warnings, and the run's time. */
