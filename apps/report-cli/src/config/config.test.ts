@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireConnection, resolveConfig } from './config.ts';
+import { configFileSchema, configJsonSchema, requireConnection, resolveConfig } from './config.ts';
 
 const now = () => new Date('2026-11-22T15:30:00Z');
 
@@ -179,5 +179,51 @@ describe('requireConnection', () => {
       baseUrl: 'http://127.0.0.1:1',
       appUrl: 'http://127.0.0.1:1',
     });
+  });
+});
+
+describe('config file discovery and schema', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'orgreport-find-'));
+
+  it('finds orgreport.config.yaml in the working folder, then config.json in the user config folder', () => {
+    const cwd = dir();
+    const home = dir();
+    mkdirSync(join(home, 'orgreport'));
+    writeFileSync(join(home, 'orgreport', 'config.json'), JSON.stringify({ formats: ['json'] }));
+    const env = { XDG_CONFIG_HOME: home };
+    const fromUser = resolveConfig({}, { env, now, cwd });
+    expect(fromUser.formats).toEqual(['json']);
+    expect(fromUser.configFile).toBe(join(home, 'orgreport', 'config.json'));
+
+    writeFileSync(join(cwd, 'orgreport.config.yaml'), 'formats:\n  - html\n  - xlsx\nmaxRetries: 1\n');
+    const fromCwd = resolveConfig({}, { env, now, cwd });
+    expect(fromCwd.formats).toEqual(['html', 'xlsx']);
+    expect(fromCwd.maxRetries).toBe(1);
+
+    const named = configFile({ formats: ['pdf'] });
+    expect(resolveConfig({ config: named.path }, { env, now, cwd }).formats).toEqual(['pdf']);
+    // Without HOME or XDG_CONFIG_HOME and nothing in the folder: no file, the defaults.
+    expect(resolveConfig({}, { env: {}, now, cwd: dir() }).configFile).toBeUndefined();
+  });
+
+  it('names a broken YAML file and a wrong key in it', () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'orgreport.config.yml'), 'formats: [pdf\n');
+    expect(() => resolveConfig({}, { env: {}, now, cwd })).toThrow(
+      new RegExp(`config file ${join(cwd, 'orgreport.config.yml')}: not valid YAML`),
+    );
+    writeFileSync(join(cwd, 'orgreport.config.yml'), 'pricePerCredit: cheap\n');
+    expect(() => resolveConfig({}, { env: {}, now, cwd })).toThrow(
+      /pricePerCredit: Invalid input: expected number/,
+    );
+  });
+
+  it('publishes a JSON Schema that is the one generated from the zod schema', () => {
+    const published = JSON.parse(
+      readFileSync(new URL('../../orgreport.config.schema.json', import.meta.url), 'utf8'),
+    );
+    expect(published).toEqual(configJsonSchema());
+    expect(Object.keys(published.properties)).toEqual(Object.keys(configFileSchema.shape));
+    expect(published.additionalProperties).toBe(false);
   });
 });

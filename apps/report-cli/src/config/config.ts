@@ -5,8 +5,10 @@
  * the setting and where it came from. The API key is never part of a message.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
+import { lilconfigSync } from 'lilconfig';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
 
@@ -182,6 +184,19 @@ export const configFileSchema = z.strictObject({
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
+/**
+ * The JSON Schema of the config file, generated from {@link configFileSchema} (the one source);
+ * published as `orgreport.config.schema.json` (`pnpm --filter @orgreport/cli config-schema` writes it).
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(configFileSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }),
+    title: 'orgreport configuration file',
+    description:
+      'orgreport.config.json / .yaml in the working folder, config.json / .yaml in $XDG_CONFIG_HOME/orgreport (or ~/.config/orgreport), or the file named by --config / ORGREPORT_CONFIG.',
+  };
+}
+
 /** Splits `a,b , c` into trimmed non-empty items. */
 export function splitList(value: string): string[] {
   return value
@@ -202,7 +217,47 @@ function check<T>(schema: z.ZodType<T>, value: unknown, label: string, secret = 
   throw new UsageError(`${label}: ${describeIssue(parsed.error)}${shown}`);
 }
 
-/** Reads and validates the JSON config file; errors name the file and the key. */
+/** Names of the config file in the working folder, found in this order when no file is named. */
+export const CONFIG_FILE_NAMES = ['orgreport.config.json', 'orgreport.config.yaml', 'orgreport.config.yml'];
+/** Names of the config file in the user's config folder (`$XDG_CONFIG_HOME/orgreport`, `~/.config/orgreport`). */
+export const USER_CONFIG_FILE_NAMES = ['config.json', 'config.yaml', 'config.yml'];
+
+/** The first of `names` in `dir` alone (not its parents), as a path. */
+function findIn(dir: string, names: string[]): string | undefined {
+  // The loaders hand back the text unparsed: readConfigFile parses it, with messages naming the file.
+  const raw = (_path: string, content: string) => content;
+  const found = lilconfigSync('orgreport', {
+    searchPlaces: names,
+    stopDir: dir,
+    ignoreEmptySearchPlaces: false,
+    loaders: { '.json': raw, '.yaml': raw, '.yml': raw },
+  }).search(dir);
+  return found?.filepath;
+}
+
+/**
+ * The config file of a run: `--config`, else `ORGREPORT_CONFIG`, else the first of
+ * {@link CONFIG_FILE_NAMES} in the working folder, else the first of {@link USER_CONFIG_FILE_NAMES}
+ * in the user's config folder; undefined when there is none.
+ */
+export function findConfigFile(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): { path: string; label: string } | undefined {
+  const named = flag ?? (env.ORGREPORT_CONFIG || undefined);
+  if (named) return { path: resolve(cwd, named), label: named };
+  const userDir = env.XDG_CONFIG_HOME
+    ? join(env.XDG_CONFIG_HOME, 'orgreport')
+    : env.HOME
+      ? join(env.HOME, '.config', 'orgreport')
+      : undefined;
+  const found =
+    findIn(cwd, CONFIG_FILE_NAMES) ?? (userDir ? findIn(userDir, USER_CONFIG_FILE_NAMES) : undefined);
+  return found ? { path: found, label: found } : undefined;
+}
+
+/** Reads and validates a JSON or YAML config file (by its extension); errors name the file and the key. */
 export function readConfigFile(path: string): ConfigFile {
   let text: string;
   try {
@@ -210,11 +265,15 @@ export function readConfigFile(path: string): ConfigFile {
   } catch (error) {
     throw new UsageError(`config file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
   }
+  const yaml = /\.ya?ml$/i.test(path);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = yaml ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`config file ${path}: not valid JSON (${(error as Error).message})`);
+    const what = yaml ? 'YAML' : 'JSON';
+    throw new UsageError(
+      `config file ${path}: not valid ${what} (${(error as Error).message.split('\n')[0]})`,
+    );
   }
   const parsed = configFileSchema.safeParse(json);
   if (parsed.success) return parsed.data;
@@ -242,8 +301,9 @@ interface Candidate<T> {
  */
 export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Config {
   const { env, cwd } = sources;
-  const configPath = flags.config ?? (env.ORGREPORT_CONFIG || undefined);
-  const configFile = configPath ? resolve(cwd, configPath) : undefined;
+  const found = findConfigFile(flags.config, env, cwd);
+  const configPath = found?.label;
+  const configFile = found?.path;
   const file: ConfigFile = configFile ? readConfigFile(configFile) : {};
   const fileBase = configFile ? dirname(configFile) : cwd;
   const fileLabel = (key: string) => `config file ${configPath}: ${key}`;
