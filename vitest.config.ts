@@ -6,7 +6,7 @@ export default mergeConfig(
   sharedConfig,
   defineConfig({
     test: {
-      projects: ['packages/*', 'apps/*', 'test'],
+      projects: ['packages/*', 'apps/*', 'test', 'examples/section-*'],
       reporters: ['default', './scripts/summary-reporter.ts'],
     },
   }),

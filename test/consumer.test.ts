@@ -22,6 +22,8 @@ const PACKAGES = [
   'templates',
   'packages/render',
   'apps/report-cli',
+  // Another team's section, published as its own package.
+  'examples/section-weekday',
 ];
 
 let project: string;
@@ -32,13 +34,20 @@ function sh(file: string, args: string[], cwd: string, timeout = 240_000): strin
     encoding: 'utf8',
     timeout,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
+    // A user's plain environment (not pnpm's npm_config_* of this workspace), with engines enforced:
+    // a dependency that needs a newer Node must fail here, not on a user's machine.
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_'))),
+      npm_config_engine_strict: 'true',
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+    },
   });
 }
 
 beforeAll(() => {
   for (const p of PACKAGES) {
-    if (p !== 'templates' && !existsSync(join(root, p, 'dist'))) {
+    if (p.startsWith('packages/') && !existsSync(join(root, p, 'dist'))) {
       throw new Error(`${p}/dist is missing: run pnpm build (pnpm test builds first)`);
     }
   }
@@ -112,6 +121,7 @@ import { startEmulator } from '@orgreport/emulator';
 import { buildReportModel, type ReportModel } from '@orgreport/metrics';
 import { renderHtml } from '@orgreport/render';
 import { fetchSnapshot } from '@orgreport/snapshot';
+import { section } from '@orgreport-example/section-weekday';
 
 export async function monthModel(): Promise<ReportModel> {
   const emulator = await startEmulator({ seed: 1, users: 20, today: '2026-11-22' });
@@ -120,7 +130,7 @@ export async function monthModel(): Promise<ReportModel> {
   const period = monthPeriod('2026-10', { now });
   const snapshot = await fetchSnapshot(client, { period, comparison: comparisonPeriod(period), now, toolVersion: 'x' });
   await emulator.close();
-  const model = buildReportModel(snapshot, { generatedAt: now().toISOString() });
+  const model = buildReportModel(snapshot, { generatedAt: now().toISOString(), sections: [section] });
   const html: string = await renderHtml(model);
   return html.length > 0 ? model : model;
 }
@@ -158,5 +168,26 @@ export async function monthModel(): Promise<ReportModel> {
       project,
     );
     expect(readdirSync(out).filter((f) => /^orgreport-.*-2026-10\.(json|html)$/.test(f))).toHaveLength(2);
+  }, 180_000);
+
+  it('adds the section of another installed package to a report, from the configuration file', () => {
+    const bin = join(project, 'node_modules', '.bin', 'orgreport');
+    writeFileSync(
+      join(project, 'orgreport.config.json'),
+      JSON.stringify({ sections: ['summary', '@orgreport-example/section-weekday', 'definitions'] }),
+    );
+    const out = join(project, 'with-section');
+    const json = sh(
+      bin,
+      ['monthly', '--demo', '--today', '2026-11-22', '--formats', 'html', '--out', out, '--json'],
+      project,
+    );
+    const html = readFileSync(
+      JSON.parse(json).outputs.find((o: { kind: string }) => o.kind === 'html').path,
+      'utf8',
+    );
+    const ids = [...html.matchAll(/<section class="section" id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['summary', 'weekday', 'definitions']);
+    expect(html).toContain('The busiest weekday was');
   }, 180_000);
 });

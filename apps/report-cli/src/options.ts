@@ -32,6 +32,11 @@ const SHARED = {
   out: () => new Option('--out <dir>', 'output directory (default ./reports)'),
   formats: () => new Option('--formats <list>', 'comma-separated: pdf,xlsx,html,json (default all)'),
   templates: () => new Option('--templates <dir>', 'template directory overriding the built-in templates'),
+  sections: () =>
+    new Option(
+      '--sections <list>',
+      'sections in order: built-in ids and installed section packages (default: the built-in ones)',
+    ),
   email: () => new Option('--email <addresses>', 'mail the report to these comma-separated addresses'),
   attachXlsx: () => new Option('--attach-xlsx', 'attach the workbook to the mail too'),
   smtpUrl: () =>
@@ -74,6 +79,7 @@ export const RENDERING: SharedFlag[] = [
   'out',
   'formats',
   'templates',
+  'sections',
   'email',
   'attachXlsx',
   'smtpUrl',

@@ -63,6 +63,7 @@ import {
   type SpanBehaviour,
 } from './model.ts';
 import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from './options.ts';
+import { isBuiltinSection, resolveSections } from './section.ts';
 
 function reportPeriod(p: MonthPeriod): ReportPeriod {
   return {
@@ -337,7 +338,7 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   ].filter((f): f is DataQualityFinding => f !== null);
 
   const credits = current.values.credits ?? 0;
-  return {
+  const model: ReportModel = {
     modelVersion: REPORT_MODEL_VERSION,
     organization: { ...snapshot.manifest.organization },
     period: reportPeriod(period),
@@ -381,6 +382,27 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     dataQuality,
     definitions: DEFINITIONS.map((d) => ({ ...d })),
   };
+  return withSections(model, snapshot, options);
+}
+
+/**
+ * The model with the configured sections' own figures (`sections[id]`), findings and definitions
+ * added, in section order; the model itself when no section computes anything.
+ */
+function withSections(model: ReportModel, snapshot: Snapshot, options: ReportOptions): ReportModel {
+  const own = resolveSections(options.sections).filter(
+    (s) => !isBuiltinSection(s) && (s.compute || s.checks || s.definitions),
+  );
+  if (own.length === 0) return model;
+  const context = { snapshot, options, model, inputs: options.inputs ?? {} };
+  const sections: Record<string, unknown> = {};
+  for (const section of own) {
+    const data = section.compute ? section.compute(context) : null;
+    if (section.compute) sections[section.id] = data;
+    model.dataQuality.push(...(section.checks?.(context, data) ?? []));
+    model.definitions.push(...(section.definitions ?? []).map((d) => ({ ...d })));
+  }
+  return Object.keys(sections).length > 0 ? { ...model, sections } : model;
 }
 
 function sharesOf(d: DailyRow) {

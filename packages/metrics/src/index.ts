@@ -19,3 +19,17 @@ export {
   type LevelMapping,
   type ReportOptions,
 } from './options.ts';
+export {
+  BUILTIN_SECTION_IDS,
+  BUILTIN_SECTIONS,
+  defineSection,
+  isBuiltinSection,
+  type ReportSection,
+  resolveSections,
+  type SectionContext,
+  SectionError,
+  type SectionSheet,
+  type SheetColumn,
+  type SheetColumnKind,
+  type ValueKind,
+} from './section.ts';

@@ -556,4 +556,9 @@ export interface ReportModel {
   hookEvents: HookEventsSummary | null;
   dataQuality: DataQualityFinding[];
   definitions: Definition[];
+  /**
+   * What the configured sections that compute figures computed, by section id (present only when
+   * such a section is configured; the built-in sections' figures are the members above).
+   */
+  sections?: Record<string, unknown>;
 }

@@ -2,6 +2,7 @@
  * Options of {@link buildReportModel}: everything configurable about the report's numbers.
  */
 import defaultLevelMapping from './default-level-mapping.json' with { type: 'json' };
+import type { ReportSection, SectionContext } from './section.ts';
 
 /** Criterion id -> readiness level (1..4) the criterion belongs to. */
 export type LevelMapping = Readonly<Record<string, number>>;
@@ -19,6 +20,13 @@ export interface ReportOptions {
   creditLimits?: Readonly<Record<string, number>>;
   /** Length of the top lists (tools, skills, slash commands, weakest criteria); default 10. */
   topN?: number;
+  /**
+   * The report's sections in order (default: the built-in ones). The computations, checks and
+   * definitions of the sections that have them run after the built-in figures.
+   */
+  sections?: ReadonlyArray<ReportSection>;
+  /** Further inputs sections may read by name (see {@link SectionContext}). */
+  inputs?: Readonly<Record<string, unknown>>;
 }
 
 /** The default criterion-to-level mapping that ships with the package (`default-level-mapping.json`). */

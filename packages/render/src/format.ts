@@ -3,30 +3,10 @@
  * uses the Excel number format of the same kind (`EXCEL_FORMATS`), so a figure reads identically in
  * the PDF and in the workbook.
  */
-import type { Figure, FigureUnit } from '@orgreport/metrics';
+import type { Figure, FigureUnit, ValueKind } from '@orgreport/metrics';
 
 /** How a numeric value is shown. */
-export type ValueKind =
-  /** Whole counts and credits: thousands separators, no decimals (`12,345`). */
-  | 'integer'
-  /** Averages and ratios: two decimals with separators (`1,234.57`). */
-  | 'decimal'
-  /** Fractions in [0, 1] shown as percentages with one decimal (`12.3%`). */
-  | 'share'
-  /** A relative change shown as a signed percentage (`+4.2%`, `-0.5%`). */
-  | 'change'
-  /**
-   * A difference of two shares in percentage points (`+5.0 pp`), given as a fraction (0.05) like
-   * the shares; the workbook stores it in points (5.0), since a number format cannot scale by 100
-   * without showing `%`.
-   */
-  | 'points'
-  /** A signed whole-number difference (`+3`, `-12`). */
-  | 'delta'
-  /** A signed difference of two decimals (`+0.05`). */
-  | 'deltaDecimal'
-  /** A readiness level or other small whole number without separators (`3`). */
-  | 'level';
+export type { ValueKind } from '@orgreport/metrics';
 
 /** The Excel number format of each kind; `formatValue` renders the same text as Excel does. */
 export const EXCEL_FORMATS: Readonly<Record<ValueKind, string>> = {

@@ -70,7 +70,10 @@ export interface ParsedTemplates {
  * Reads and parses the files a render of `templateDirs` uses, raising {@link TemplateDirectoryError}
  * naming the file for one that cannot be read, does not parse or names a partial that does not exist.
  */
-export function loadTemplates(templateDirs: ReadonlyArray<string>): ParsedTemplates {
+export function loadTemplates(
+  templateDirs: ReadonlyArray<string>,
+  sectionPartials: ReadonlyMap<string, { file: string } | { source: string }> = new Map(),
+): ParsedTemplates {
   const files = resolveTemplateFiles(templateDirs);
   const styles = [...files.styles.values()].map(readTemplateFile).join('\n');
   const parse = (file: string): ParsedTemplate => {
@@ -79,6 +82,17 @@ export function loadTemplates(templateDirs: ReadonlyArray<string>): ParsedTempla
   };
   const layout = parse(files.layout);
   const partials = new Map([...files.partials].map(([name, file]) => [name, parse(file)]));
+  // A section's own partial, unless a template folder has one of that name (the folder wins).
+  for (const [name, partial] of sectionPartials) {
+    if (partials.has(name)) continue;
+    if ('file' in partial) partials.set(name, parse(partial.file));
+    else
+      partials.set(name, {
+        file: `section ${name}`,
+        source: partial.source,
+        program: parseTemplate(`section ${name}`, partial.source),
+      });
+  }
   for (const t of [layout, ...partials.values()]) {
     for (const name of referencedPartials(t.program)) {
       if (name !== '@partial-block' && !partials.has(name)) {

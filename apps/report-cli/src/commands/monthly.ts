@@ -5,6 +5,7 @@ import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
+import { loadSections } from '../report/sections.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
@@ -22,6 +23,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   const formats = reportFormats(config, options.attachXlsx);
   checkChromium(config, formats);
   await checkTemplates(config); // a broken template fails before anything is fetched
+  const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section
   // The renderer loads and Chromium starts while the month is fetched.
   const warmup = warmUpRendering(formats, { executablePath: config.chromium });
   let result: ProduceResult;
@@ -33,6 +35,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
       includeSnapshot: true,
       formats,
       attachXlsx: options.attachXlsx,
+      ...(sections && { sections }),
       warmup,
     });
   } finally {

@@ -5,6 +5,7 @@ import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { produceReport, reportFormats } from '../report/produce.ts';
+import { loadSections } from '../report/sections.ts';
 
 export interface RenderOptions extends ConfigFlags {
   /** The snapshot directory to read. */
@@ -22,6 +23,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   const formats = reportFormats(config, options.attachXlsx);
   checkChromium(config, formats);
   await checkTemplates(config);
+  const sections = await loadSections(config.sections, ctx.io.cwd); // a wrong name fails before any work
   const stage = reporter.stage('snapshot');
   const snapshot = await readSnapshot(resolve(ctx.io.cwd, options.snapshot));
   const m = snapshot.manifest;

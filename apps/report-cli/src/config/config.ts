@@ -5,10 +5,9 @@
  * the setting and where it came from. The API key is never part of a message.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
-import { lilconfigSync } from 'lilconfig';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
 
@@ -34,6 +33,8 @@ export interface Config {
   formats: ReportFormat[];
   /** A template directory that overrides the built-in templates file by file. */
   templates?: string;
+  /** The report's sections in order: built-in ids and package names; undefined: the built-in ones. */
+  sections?: string[];
   /** Display name of the organization (defaults to its id). */
   organizationName?: string;
   pricePerCredit?: number;
@@ -80,6 +81,7 @@ export interface ConfigFlags {
   out?: string;
   formats?: string;
   templates?: string;
+  sections?: string;
   orgName?: string;
   maxRetries?: string;
   requestTimeout?: string;
@@ -166,6 +168,7 @@ export const configFileSchema = z.strictObject({
   out: nonEmpty.optional(),
   formats: z.union([formats, z.string()]).optional(),
   templates: nonEmpty.optional(),
+  sections: z.union([z.array(nonEmpty).min(1, 'expected at least one section'), z.string()]).optional(),
   organizationName: nonEmpty.optional(),
   pricePerCredit: z.number().positive('must be a positive number').optional(),
   maxRetries: retries.optional(),
@@ -223,7 +226,11 @@ export const CONFIG_FILE_NAMES = ['orgreport.config.json', 'orgreport.config.yam
 export const USER_CONFIG_FILE_NAMES = ['config.json', 'config.yaml', 'config.yml'];
 
 /** The first of `names` in `dir` alone (not its parents), as a path. */
+// Loaded on use: `hook record` runs after every agent turn and reads no config file search or YAML.
+const requireLazily = createRequire(import.meta.url);
+
 function findIn(dir: string, names: string[]): string | undefined {
+  const { lilconfigSync } = requireLazily('lilconfig') as typeof import('lilconfig');
   // The loaders hand back the text unparsed: readConfigFile parses it, with messages naming the file.
   const raw = (_path: string, content: string) => content;
   const found = lilconfigSync('orgreport', {
@@ -268,7 +275,7 @@ export function readConfigFile(path: string): ConfigFile {
   const yaml = /\.ya?ml$/i.test(path);
   let json: unknown;
   try {
-    json = yaml ? parseYaml(text) : JSON.parse(text);
+    json = yaml ? (requireLazily('yaml') as typeof import('yaml')).parse(text) : JSON.parse(text);
   } catch (error) {
     const what = yaml ? 'YAML' : 'JSON';
     throw new UsageError(
@@ -404,6 +411,13 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     outDir: path(flags.out, '--out', 'ORGREPORT_OUT_DIR', 'out') ?? resolve(cwd, 'reports'),
     formats: list(formats, flags.formats, '--formats', 'ORGREPORT_FORMATS', 'formats') ?? [...REPORT_FORMATS],
     templates: path(flags.templates, '--templates', 'ORGREPORT_TEMPLATES', 'templates'),
+    sections: list(
+      z.array(nonEmpty).min(1, 'expected at least one section'),
+      flags.sections,
+      '--sections',
+      'ORGREPORT_SECTIONS',
+      'sections',
+    ),
     organizationName: text(nonEmpty, flags.orgName, '--org-name', 'ORGREPORT_ORG_NAME', 'organizationName'),
     pricePerCredit: price
       ? check(z.coerce.number().positive('must be a positive number'), price.value, price.label)

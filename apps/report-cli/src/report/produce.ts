@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Snapshot } from '@orgreport/api-core';
-import type { ReportModel } from '@orgreport/metrics';
+import type { ReportModel, ReportSection } from '@orgreport/metrics';
 import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
 import { writeSnapshot } from '@orgreport/snapshot';
 import type { Config, ReportFormat } from '../config/config.ts';
@@ -29,6 +29,8 @@ export interface ProduceOptions {
    * and {@link reportFormats}); the caller closes it. Without one, the report starts its own.
    */
   warmup?: RenderWarmup;
+  /** The report's sections in order (see loadSections); undefined: the built-in ones. */
+  sections?: ReadonlyArray<ReportSection>;
 }
 
 /** What a run produced. */
@@ -74,9 +76,13 @@ async function renderHtmlChecked(
   render: RenderModule,
   model: ReportModel,
   templates: string | undefined,
+  sections: ReadonlyArray<ReportSection> | undefined,
 ): Promise<string> {
   try {
-    return await render.renderHtml(model, { templateDirs: templates ? [templates] : [] });
+    return await render.renderHtml(model, {
+      templateDirs: templates ? [templates] : [],
+      ...(sections && { sections }),
+    });
   } catch (error) {
     if (error instanceof render.TemplateDirectoryError)
       throw new UsageError(`--templates: ${error.message}`, { cause: error });
@@ -89,6 +95,7 @@ export async function computeModel(
   snapshot: Snapshot,
   config: Config,
   reporter: Reporter,
+  sections?: ReadonlyArray<ReportSection>,
 ): Promise<ReportModel> {
   const { buildReportModel } = await import('@orgreport/metrics');
   const stage = reporter.stage('compute');
@@ -96,6 +103,7 @@ export async function computeModel(
     generatedAt: config.now().toISOString(),
     ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
     ...(config.currency !== undefined ? { currency: config.currency } : {}),
+    ...(sections && { sections }),
   });
   stage.done(`${model.figures.length} figures, ${model.weekly.length} weeks, ${model.users.length} users`);
   return model;
@@ -128,6 +136,7 @@ async function writeFormats(
   config: Config,
   reporter: Reporter,
   warmup: RenderWarmup,
+  sections: ReadonlyArray<ReportSection> | undefined,
 ): Promise<string[]> {
   const warnings: string[] = [];
   const base = reportBaseName(model);
@@ -137,7 +146,7 @@ async function writeFormats(
   const render = await warmup.render();
   if (formats.has('html') || formats.has('pdf')) {
     const stage = reporter.stage('html');
-    const html = await renderHtmlChecked(render, model, config.templates);
+    const html = await renderHtmlChecked(render, model, config.templates, sections);
     if (formats.has('html')) await writeFile(outputs.file(`${base}.html`), html);
     stage.done(formatBytes(Buffer.byteLength(html)));
     if (formats.has('pdf')) {
@@ -165,7 +174,7 @@ async function writeFormats(
   }
   if (formats.has('xlsx')) {
     const stage = reporter.stage('xlsx');
-    await render.writeWorkbook(model, outputs.file(`${base}.xlsx`));
+    await render.writeWorkbook(model, outputs.file(`${base}.xlsx`), sections ? { sections } : {});
     stage.done('written');
   }
   return warnings;
@@ -220,8 +229,8 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
       const manifest = await writeSnapshot(await outputs.directory('snapshot'), snapshot);
       stage.done(`${Object.keys(manifest.checksums).length} files`);
     }
-    model = await computeModel(snapshot, config, reporter);
-    warnings = await writeFormats(model, formats, outputs, config, reporter, warmup);
+    model = await computeModel(snapshot, config, reporter, options.sections);
+    warnings = await writeFormats(model, formats, outputs, config, reporter, warmup, options.sections);
     files = await outputs.commit();
   } catch (error) {
     await outputs.abort();

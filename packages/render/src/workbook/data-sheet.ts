@@ -3,6 +3,7 @@
  * row, frozen, with an autofilter, fitted column widths, typed cells with number formats and no
  * merged cells. A table longer than a sheet continues on numbered sheets (`Users (2)`, ...).
  */
+import type { SheetColumnKind } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
 import {
   currencyExcelFormat,
@@ -17,8 +18,8 @@ import type { SheetNames } from './sheet-names.ts';
 /** The most rows an Excel sheet holds, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
 
-/** What a column holds; numeric kinds carry the matching number format. */
-export type ColumnKind = 'text' | 'date' | 'datetime' | 'boolean' | 'currency' | ValueKind;
+/** What a column holds; numeric kinds carry the matching number format (the section API's kinds). */
+export type ColumnKind = SheetColumnKind;
 
 /** One column of a data sheet: its header, its kind and how to read its value from a row. */
 export interface ColumnSpec<Row> {

@@ -1,11 +1,19 @@
 /**
- * The finance workbook: `Summary`, `Daily`, `Weekly`, `Users`, `Dormant seats`, `Models`, `Tools`, `Readiness`,
- * `Criteria`, `Controls`, `Definitions` and `Data quality`, written with ExcelJS's streaming writer.
+ * The finance workbook, written with ExcelJS's streaming writer: each configured section writes its
+ * sheets in section order. The built-in sections' are `Summary` (summary), `Daily` and `Weekly`
+ * (usage), `Users` and `Dormant seats` (adoption), `Models` and `Tools` (tools), `Readiness` and
+ * `Criteria` (readiness), `Controls`, `Definitions` and `Data quality`.
  */
 
-import type { DailyRow, ReportModel } from '@orgreport/metrics';
+import {
+  type DailyRow,
+  isBuiltinSection,
+  type ReportModel,
+  type ReportSection,
+  resolveSections,
+} from '@orgreport/metrics';
 import ExcelJS from 'exceljs';
-import { columnLetter, type DataSheetOptions, writeDataSheet } from './data-sheet.ts';
+import { type ColumnSpec, columnLetter, type DataSheetOptions, writeDataSheet } from './data-sheet.ts';
 import { SheetNames } from './sheet-names.ts';
 import {
   type ControlSheetRow,
@@ -32,6 +40,8 @@ export interface WorkbookOptions {
   currency?: string;
   /** Rows per sheet including the header (tests only; Excel's limit applies otherwise). */
   maxRowsPerSheet?: number;
+  /** The report's sections in order (default: the built-in ones): each writes its sheets. */
+  sections?: ReadonlyArray<ReportSection>;
 }
 
 function toolRows(model: ReportModel): ToolSheetRow[] {
@@ -106,7 +116,6 @@ export async function writeWorkbook(
     ...(options.maxRowsPerSheet ? { maxRowsPerSheet: options.maxRowsPerSheet } : {}),
   };
 
-  const summary = workbook.addWorksheet(names.claim('Summary'), { views: [{ state: 'frozen', ySplit: 1 }] });
   const daily = dailyColumns();
   const dailyName = 'Daily';
   const dailyRef = {
@@ -116,46 +125,51 @@ export async function writeWorkbook(
       daily.map((c, i) => [c.header === 'has_data' ? 'hasData' : c.header, columnLetter(i + 1)]),
     ) as Partial<Record<keyof DailyRow, string>>,
   };
-  await writeSummarySheet(summary, model, dailyRef, pricing);
-  await writeDataSheet(workbook, names, dailyName, daily, model.daily, sheetOptions);
-  await writeDataSheet(workbook, names, 'Weekly', weeklyColumns(), model.weekly, sheetOptions);
-  await writeDataSheet(workbook, names, 'Users', userColumns(price), model.users, sheetOptions);
-  await writeDataSheet(
-    workbook,
-    names,
-    'Dormant seats',
-    dormantSeatColumns(),
-    model.seats.dormant_users,
-    sheetOptions,
-  );
-  await writeDataSheet(workbook, names, 'Models', modelColumns(price), model.credits.byModel, sheetOptions);
-  await writeDataSheet(workbook, names, 'Tools', toolColumns(), toolRows(model), sheetOptions);
-  await writeDataSheet(workbook, names, 'Readiness', readinessColumns(), model.readiness.repos, sheetOptions);
-  await writeDataSheet(
-    workbook,
-    names,
-    'Criteria',
-    criteriaColumns(),
-    model.readiness.criteria,
-    sheetOptions,
-  );
-  await writeDataSheet(workbook, names, 'Controls', controlColumns(), controlRows(model), sheetOptions);
-  // The rule is added only when the model's definitions do not already hold it.
-  const hasRule = model.definitions.some((d) => d.text === model.readiness.rule);
-  const definitions = hasRule
-    ? model.definitions
-    : [
-        ...model.definitions,
-        { id: 'readiness_level_rule', term: 'Readiness levels', text: model.readiness.rule },
-      ];
-  await writeDataSheet(workbook, names, 'Definitions', definitionColumns(), definitions, sheetOptions);
-  await writeDataSheet(
-    workbook,
-    names,
-    'Data quality',
-    dataQualityColumns(),
-    model.dataQuality,
-    sheetOptions,
-  );
+  const write = <Row>(name: string, columns: ColumnSpec<Row>[], rows: readonly Row[]) =>
+    writeDataSheet(workbook, names, name, columns, rows, sheetOptions);
+  // The sheets of each built-in section, in the order the section lists them.
+  const builtinSheets: Record<string, () => Promise<unknown>> = {
+    summary: async () => {
+      const summary = workbook.addWorksheet(names.claim('Summary'), {
+        views: [{ state: 'frozen', ySplit: 1 }],
+      });
+      await writeSummarySheet(summary, model, dailyRef, pricing);
+    },
+    usage: async () => {
+      await write(dailyName, daily, model.daily);
+      await write('Weekly', weeklyColumns(), model.weekly);
+    },
+    adoption: async () => {
+      await write('Users', userColumns(price), model.users);
+      await write('Dormant seats', dormantSeatColumns(), model.seats.dormant_users);
+    },
+    tools: async () => {
+      await write('Models', modelColumns(price), model.credits.byModel);
+      await write('Tools', toolColumns(), toolRows(model));
+    },
+    readiness: async () => {
+      await write('Readiness', readinessColumns(), model.readiness.repos);
+      await write('Criteria', criteriaColumns(), model.readiness.criteria);
+    },
+    controls: () => write('Controls', controlColumns(), controlRows(model)),
+    definitions: () => {
+      // The rule is added only when the model's definitions do not already hold it.
+      const hasRule = model.definitions.some((d) => d.text === model.readiness.rule);
+      const definitions = hasRule
+        ? model.definitions
+        : [
+            ...model.definitions,
+            { id: 'readiness_level_rule', term: 'Readiness levels', text: model.readiness.rule },
+          ];
+      return write('Definitions', definitionColumns(), definitions);
+    },
+    'data-quality': () => write('Data quality', dataQualityColumns(), model.dataQuality),
+  };
+  for (const section of resolveSections(options.sections)) {
+    const builtin = builtinSheets[section.id];
+    if (isBuiltinSection(section)) await builtin?.();
+    for (const sheet of section.sheets ?? [])
+      await write(sheet.name, [...sheet.columns(model)], sheet.rows(model));
+  }
   await workbook.commit();
 }

@@ -1,0 +1,103 @@
+/**
+ * Sections as configured: a report with built-in sections omitted and reordered and a section from
+ * another package added (examples/section-weekday) has exactly those sections, in that order, in
+ * the model, the HTML and the workbook; a name that is no section fails before anything is fetched.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningEmulator } from '@orgreport/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, envFor, readWorkbook, smallOrg, tempDir } from './helpers.ts';
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await smallOrg({ users: 15 });
+});
+afterAll(() => emulator?.close());
+
+const file = (dir: string, ext: string) => join(dir, readdirSync(dir).find((f) => f.endsWith(ext))!);
+
+describe('configured sections', () => {
+  it('omits, reorders and adds sections in the model, the HTML and the workbook', async () => {
+    const out = tempDir();
+    const sections = 'summary,readiness,usage,@orgreport-example/section-weekday,data-quality';
+    const run = await cli(
+      ['monthly', '--month', '2026-10', '--out', out, '--formats', 'json,html,xlsx', '--sections', sections],
+      { env: envFor(emulator) },
+    );
+    expect(run.code, run.err).toBe(0);
+    const model = JSON.parse(readFileSync(file(out, '.json'), 'utf8'));
+    expect(model.sections.weekday.rows.map((r: { weekday: string }) => r.weekday)).toEqual([
+      'Monday',
+      'Tuesday',
+      'Wednesday',
+      'Thursday',
+      'Friday',
+      'Saturday',
+      'Sunday',
+    ]);
+    expect(model.definitions.at(-1).id).toBe('weekday');
+    const html = readFileSync(file(out, '.html'), 'utf8');
+    const ids = [...html.matchAll(/<section class="section" id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['summary', 'readiness', 'usage', 'weekday', 'data-quality']);
+    expect(html).toContain('Activity by weekday');
+    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual([
+      'Summary',
+      'Readiness',
+      'Criteria',
+      'Daily',
+      'Weekly',
+      'Weekdays',
+      'Data quality',
+    ]);
+  }, 120_000);
+
+  it('the default sections give the report as it always was', async () => {
+    const out = tempDir();
+    const run = await cli(['monthly', '--month', '2026-10', '--out', out, '--formats', 'html,xlsx'], {
+      env: envFor(emulator),
+    });
+    expect(run.code, run.err).toBe(0);
+    const html = readFileSync(file(out, '.html'), 'utf8');
+    const ids = [...html.matchAll(/<section class="section" id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual([
+      'summary',
+      'usage',
+      'adoption',
+      'behaviour',
+      'tools',
+      'productivity',
+      'readiness',
+      'seats',
+      'controls',
+      'definitions',
+      'data-quality',
+    ]);
+    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual([
+      'Summary',
+      'Daily',
+      'Weekly',
+      'Users',
+      'Dormant seats',
+      'Models',
+      'Tools',
+      'Readiness',
+      'Criteria',
+      'Controls',
+      'Definitions',
+      'Data quality',
+    ]);
+  }, 120_000);
+
+  it('refuses a name that is neither a built-in section nor an installed package, before fetching', async () => {
+    const run = await cli(
+      ['monthly', '--month', '2026-10', '--out', tempDir(), '--sections', 'summary,weather'],
+      {
+        env: envFor(emulator),
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('orgreport: sections: "weather" is neither a built-in section');
+    expect(run.err).not.toContain('fetch:');
+  });
+});
