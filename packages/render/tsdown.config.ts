@@ -1,11 +1,13 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-// `templates` checks template directories and `warmup` starts loading the renderer, neither loading
+// `templates` checks template directories, `warmup` starts loading the renderer and `format` is the
+// number formatter (the mail's too), none loading
 // the renderer's heavy dependencies at import.
 export default packageConfig({
   entry: {
     index: 'src/index.ts',
     templates: 'src/templates-entry.ts',
     warmup: 'src/warmup.ts',
+    format: 'src/format.ts',
   },
 });

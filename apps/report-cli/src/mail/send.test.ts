@@ -48,7 +48,7 @@ describe('composeMail', () => {
   it('fills subject and bodies from the built-in templates, with changes and attachments', async () => {
     const mail = await composeMail(model('Acme'), ['r.pdf', 'r.xlsx']);
     expect(mail.subject).toBe('Acme: AI coding-agent report for 2026-10');
-    expect(mail.text).toContain('- Credits consumed: 1,234,567 (+23.5 %)');
+    expect(mail.text).toContain('- Credits consumed: 1,234,567 (+23.5%)'); // the PDF's formatter
     expect(mail.text).toContain('- Active users: 42\n');
     expect(mail.text).toContain('Attached: r.pdf, r.xlsx.');
   });

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Figure, ReportModel } from '@orgreport/metrics';
+import { formatFigure, formatFigureChange } from '@orgreport/render/format';
 import { templatesDir } from '@orgreport/templates';
 import { CliError, UsageError } from '../errors.ts';
 
@@ -31,28 +32,14 @@ export interface MailMessage {
   html: string;
 }
 
-/** Formats a figure's value for the mail (the report's own formatting lives in the renderer). */
+/** Formats a figure's value for the mail: by default the report's own formatter, as in the PDF. */
 export type FigureFormatter = (figure: Figure) => string;
-
-function defaultFormatter(figure: Figure): string {
-  const v = figure.value;
-  if (v === null) return 'n/a';
-  if (figure.unit === 'share') return `${(v * 100).toFixed(1)} %`;
-  if (figure.unit === 'ratio' || figure.unit === 'score') return v.toFixed(2);
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(v);
-}
-
-function formatChange(change: number | null): string | null {
-  if (change === null) return null;
-  const pct = (change * 100).toFixed(1);
-  return `${change >= 0 ? '+' : ''}${pct} %`;
-}
 
 /** The values the mail templates see. */
 export function mailContext(
   model: ReportModel,
   attachments: string[],
-  format: FigureFormatter = defaultFormatter,
+  format: FigureFormatter = formatFigure,
 ) {
   const byId = new Map(model.figures.map((f) => [f.id, f]));
   return {
@@ -65,7 +52,9 @@ export function mailContext(
     generatedAt: model.generatedAt,
     headline: MAIL_HEADLINE_IDS.flatMap((id) => {
       const f = byId.get(id);
-      return f ? [{ id, label: f.label, value: format(f), change: formatChange(f.change) }] : [];
+      return f
+        ? [{ id, label: f.label, value: format(f), change: f.change === null ? null : formatFigureChange(f) }]
+        : [];
     }),
     attachments,
   };
