@@ -4,8 +4,10 @@
  * the model, the HTML and the workbook; a name that is no section fails before anything is fetched.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, envFor, readWorkbook, smallOrg, tempDir } from './helpers.ts';
 
@@ -14,6 +16,12 @@ beforeAll(async () => {
   emulator = await smallOrg({ users: 15 });
 });
 afterAll(() => emulator?.close());
+
+// The schema as published with the package (its exports name it).
+const schemaFile = createRequire(import.meta.url).resolve('@orgreport/metrics/report-model.schema.json');
+const validate = new Ajv({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(schemaFile, 'utf8')),
+);
 
 const file = (dir: string, ext: string) => join(dir, readdirSync(dir).find((f) => f.endsWith(ext))!);
 
@@ -37,6 +45,7 @@ describe('configured sections', () => {
       'Sunday',
     ]);
     expect(model.definitions.at(-1).id).toBe('weekday');
+    expect(validate(model), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const html = readFileSync(file(out, '.html'), 'utf8');
     const ids = [...html.matchAll(/<section class="section" id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids).toEqual(['summary', 'readiness', 'usage', 'weekday', 'data-quality']);
@@ -54,10 +63,13 @@ describe('configured sections', () => {
 
   it('the default sections give the report as it always was', async () => {
     const out = tempDir();
-    const run = await cli(['monthly', '--month', '2026-10', '--out', out, '--formats', 'html,xlsx'], {
+    const run = await cli(['monthly', '--month', '2026-10', '--out', out, '--formats', 'json,html,xlsx'], {
       env: envFor(emulator),
     });
     expect(run.code, run.err).toBe(0);
+    const model = JSON.parse(readFileSync(file(out, '.json'), 'utf8'));
+    expect(model.sections).toBeUndefined();
+    expect(validate(model), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const html = readFileSync(file(out, '.html'), 'utf8');
     const ids = [...html.matchAll(/<section class="section" id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids).toEqual([
