@@ -5,10 +5,11 @@
  * the installed `orgreport` bin run from its built JavaScript. The builds come from `pnpm test`'s
  * turbo step (or `pnpm build`).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
 
@@ -28,12 +29,18 @@ const PACKAGES = [
 
 let project: string;
 
-function sh(file: string, args: string[], cwd: string, timeout = 240_000): string {
-  return execFileSync(file, args, {
+const run = promisify(execFile);
+
+/**
+ * Runs a command and resolves to its stdout. Asynchronous on purpose: an install takes half a
+ * minute, and a blocked test worker misses the test runner's heartbeats.
+ */
+async function sh(file: string, args: string[], cwd: string, timeout = 240_000): Promise<string> {
+  const { stdout } = await run(file, args, {
     cwd,
     encoding: 'utf8',
     timeout,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
     // A user's plain environment (not pnpm's npm_config_* of this workspace), with engines enforced:
     // a dependency that needs a newer Node must fail here, not on a user's machine.
     env: {
@@ -43,16 +50,17 @@ function sh(file: string, args: string[], cwd: string, timeout = 240_000): strin
       npm_config_fund: 'false',
     },
   });
+  return stdout;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   for (const p of PACKAGES) {
     if (p.startsWith('packages/') && !existsSync(join(root, p, 'dist'))) {
       throw new Error(`${p}/dist is missing: run pnpm build (pnpm test builds first)`);
     }
   }
   const packs = tempDir('orgreport-packs-');
-  for (const p of PACKAGES) sh('pnpm', ['pack', '--pack-destination', packs], join(root, p));
+  for (const p of PACKAGES) await sh('pnpm', ['pack', '--pack-destination', packs], join(root, p));
   const tarballs = readdirSync(packs)
     .filter((f) => f.endsWith('.tgz'))
     .map((f) => join(packs, f));
@@ -62,7 +70,7 @@ beforeAll(() => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
   );
-  sh(
+  await sh(
     'npm',
     ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs],
     project,
@@ -71,8 +79,8 @@ beforeAll(() => {
 }, 600_000);
 
 describe('the packed packages in a fresh npm project', () => {
-  it('install with npm: one @uwdata/flechette, pinned at 2.6.0 by the packages themselves', () => {
-    const tree = JSON.parse(sh('npm', ['ls', '@uwdata/flechette', '--all', '--json'], project));
+  it('install with npm: one @uwdata/flechette, pinned at 2.6.0 by the packages themselves', async () => {
+    const tree = JSON.parse(await sh('npm', ['ls', '@uwdata/flechette', '--all', '--json'], project));
     const versions = new Set<string>();
     const walk = (deps: Record<string, { version?: string; dependencies?: object }> | undefined) => {
       for (const [name, dep] of Object.entries(deps ?? {})) {
@@ -84,24 +92,24 @@ describe('the packed packages in a fresh npm project', () => {
     expect([...versions]).toEqual(['2.6.0']);
   });
 
-  it('run the examples: fetch a month, build the model, render with an overridden partial', () => {
+  it('run the examples: fetch a month, build the model, render with an overridden partial', async () => {
     const snapshot = join(project, 'snapshot');
-    const fetched = sh('node', ['examples/scripts/fetch-month.mjs', snapshot], project);
+    const fetched = await sh('node', ['examples/scripts/fetch-month.mjs', snapshot], project);
     expect(fetched).toMatch(/^Example Org 2026-10: \d+ requests, \d+ user-day rows written to /);
     expect(JSON.parse(readFileSync(join(snapshot, 'manifest.json'), 'utf8')).period.month).toBe('2026-10');
 
-    const figures = sh('node', ['examples/scripts/build-model.mjs', snapshot], project);
+    const figures = await sh('node', ['examples/scripts/build-model.mjs', snapshot], project);
     const activeUsers = figures.split('\n').find((l) => l.startsWith('active_users\t'));
     expect(Number(activeUsers?.split('\t')[1])).toBeGreaterThan(0);
 
     const html = join(project, 'report.html');
-    sh('node', ['examples/scripts/render-with-partial.mjs', snapshot, html], project);
+    await sh('node', ['examples/scripts/render-with-partial.mjs', snapshot, html], project);
     const text = readFileSync(html, 'utf8');
     expect(text).toContain('This summary comes from examples/templates/partials/summary.hbs.');
     expect(text).toContain('id="readiness"'); // the other partials stay built in
   }, 180_000);
 
-  it('work from require() as well as from import', () => {
+  it('work from require() as well as from import', async () => {
     const script =
       "const { OrgClient } = require('@orgreport/api-core');" +
       "const { buildReportModel } = require('@orgreport/metrics');" +
@@ -110,10 +118,12 @@ describe('the packed packages in a fresh npm project', () => {
       "const { templatesDir } = require('@orgreport/templates');" +
       'console.log([OrgClient, buildReportModel, readSnapshot, renderHtml].map((f) => typeof f).join(","), typeof templatesDir);';
     writeFileSync(join(project, 'require.cjs'), script);
-    expect(sh('node', ['require.cjs'], project).trim()).toBe('function,function,function,function string');
+    expect((await sh('node', ['require.cjs'], project)).trim()).toBe(
+      'function,function,function,function string',
+    );
   });
 
-  it('type-check strictly in a consumer, without skipLibCheck', () => {
+  it('type-check strictly in a consumer, without skipLibCheck', async () => {
     writeFileSync(
       join(project, 'consumer.ts'),
       `import { comparisonPeriod, monthPeriod, OrgClient } from '@orgreport/api-core';
@@ -153,16 +163,16 @@ export async function monthModel(): Promise<ReportModel> {
       }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    expect(() => sh('node', [tsc, '-p', project], project)).not.toThrow();
+    await expect(sh('node', [tsc, '-p', project], project)).resolves.toBeDefined();
   }, 120_000);
 
-  it('install a working orgreport bin that runs the built JavaScript', () => {
+  it('install a working orgreport bin that runs the built JavaScript', async () => {
     const bin = join(project, 'node_modules', '.bin', 'orgreport');
     const version = JSON.parse(readFileSync(join(root, 'apps/report-cli/package.json'), 'utf8')).version;
-    expect(sh(bin, ['--version'], project).trim()).toBe(version);
+    expect((await sh(bin, ['--version'], project)).trim()).toBe(version);
     expect(existsSync(join(project, 'node_modules/@orgreport/cli/src'))).toBe(false);
     const out = join(project, 'reports');
-    sh(
+    await sh(
       bin,
       ['monthly', '--demo', '--today', '2026-11-22', '--formats', 'json,html', '--out', out, '-q'],
       project,
@@ -170,14 +180,14 @@ export async function monthModel(): Promise<ReportModel> {
     expect(readdirSync(out).filter((f) => /^orgreport-.*-2026-10\.(json|html)$/.test(f))).toHaveLength(2);
   }, 180_000);
 
-  it('adds the section of another installed package to a report, from the configuration file', () => {
+  it('adds the section of another installed package to a report, from the configuration file', async () => {
     const bin = join(project, 'node_modules', '.bin', 'orgreport');
     writeFileSync(
       join(project, 'orgreport.config.json'),
       JSON.stringify({ sections: ['summary', '@orgreport-example/section-weekday', 'definitions'] }),
     );
     const out = join(project, 'with-section');
-    const json = sh(
+    const json = await sh(
       bin,
       ['monthly', '--demo', '--today', '2026-11-22', '--formats', 'html', '--out', out, '--json'],
       project,
