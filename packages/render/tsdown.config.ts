@@ -9,5 +9,6 @@ export default packageConfig({
     templates: 'src/templates-entry.ts',
     warmup: 'src/warmup.ts',
     format: 'src/format.ts',
+    documents: 'src/documents.ts',
   },
 });

@@ -5,7 +5,11 @@
 import { type Command, Option } from 'commander';
 
 const SHARED = {
-  config: () => new Option('--config <file>', 'JSON config file (settings: see the README)'),
+  config: () =>
+    new Option(
+      '--config <file>',
+      'config file, JSON or YAML (default: orgreport.config.json|yaml here, else ~/.config/orgreport/config.*)',
+    ),
   today: () => new Option('--today <YYYY-MM-DD>', 'the day to treat as today, UTC (reproducible runs)'),
   quiet: () => new Option('-q, --quiet', 'print errors only'),
   verbose: () => new Option('-v, --verbose', 'print debug logs (same as ORGREPORT_LOG_LEVEL=debug)'),

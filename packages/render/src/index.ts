@@ -6,6 +6,15 @@
  */
 export { type ChartSeries, type ChartSize, renderChartSvg } from './charts.ts';
 export {
+  blockedRequestsWarning,
+  type DocumentContext,
+  type DocumentFormat,
+  documentFormats,
+  type RenderDocumentsOptions,
+  registerFormat,
+  renderDocuments,
+} from './documents.ts';
+export {
   EXCEL_DATE_FORMAT,
   EXCEL_FORMATS,
   formatCurrency,

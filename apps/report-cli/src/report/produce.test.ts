@@ -1,24 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { summary } from './checks.ts';
-import { blockedRequestsWarning } from './produce.ts';
-
-describe('blockedRequestsWarning', () => {
-  it('counts every blocked request and names the first three, each cut to a readable length', () => {
-    const long = `http://x.example/${'a'.repeat(200)}`;
-    const text = blockedRequestsWarning([
-      'http://a.example/1',
-      long,
-      'https://b.example/font.woff',
-      'http://c/',
-    ]);
-    expect(text).toMatch(/^the PDF page tried 4 outside request\(s\), all blocked/);
-    expect(text).toContain('"http://a.example/1"');
-    expect(text).toContain(`"${long.slice(0, 120)}..."`);
-    expect(text).not.toContain(long);
-    expect(text).not.toContain('http://c/');
-    expect(text.endsWith(' and 1 more')).toBe(true);
-  });
-});
 
 describe('summary', () => {
   it('lists the files, then each warning, then the count line', () => {

@@ -3,7 +3,6 @@
  * {@link OutputSet} (so they appear together or not at all), then mail them when asked.
  * Metrics and the renderer (Puppeteer, ExcelJS) are loaded only here or by a {@link RenderWarmup}.
  */
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Snapshot } from '@orgreport/api-core';
 import type { ReportModel, ReportSection } from '@orgreport/metrics';
@@ -59,8 +58,6 @@ export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period
   return `orgreport-${fileSlug(model.organization.name)}-${model.period.month}`;
 }
 
-type RenderModule = typeof import('@orgreport/render');
-
 /** The formats a run renders: the configured ones, plus what the mail carries. */
 export function reportFormats(config: Config, attachXlsx = false): Set<ReportFormat> {
   const formats = new Set<ReportFormat>(config.formats);
@@ -69,25 +66,6 @@ export function reportFormats(config: Config, attachXlsx = false): Set<ReportFor
   if (mailing) formats.add('pdf');
   if (mailing && attachXlsx) formats.add('xlsx');
   return formats;
-}
-
-/** Renders the HTML; a template directory the renderer cannot use is an input error (exit 2). */
-async function renderHtmlChecked(
-  render: RenderModule,
-  model: ReportModel,
-  templates: string | undefined,
-  sections: ReadonlyArray<ReportSection> | undefined,
-): Promise<string> {
-  try {
-    return await render.renderHtml(model, {
-      templateDirs: templates ? [templates] : [],
-      ...(sections && { sections }),
-    });
-  } catch (error) {
-    if (error instanceof render.TemplateDirectoryError)
-      throw new UsageError(`--templates: ${error.message}`, { cause: error });
-    throw error;
-  }
 }
 
 /** Computes the report model of a snapshot with the configured pricing. */
@@ -109,25 +87,10 @@ export async function computeModel(
   return model;
 }
 
-/** URLs named in a warning at most, each cut to a readable length. */
-const MAX_URLS_SHOWN = 3;
-const MAX_URL_CHARS = 120;
-
 /**
- * The warning for requests the PDF page tried and the renderer blocked (it allows `data:` URLs only):
- * the PDF was made without them, so a template refers to something outside the report.
- */
-export function blockedRequestsWarning(urls: ReadonlyArray<string>): string {
-  const shown = urls
-    .slice(0, MAX_URLS_SHOWN)
-    .map((u) => JSON.stringify(u.length > MAX_URL_CHARS ? `${u.slice(0, MAX_URL_CHARS)}...` : u));
-  const more = urls.length > MAX_URLS_SHOWN ? ` and ${urls.length - MAX_URLS_SHOWN} more` : '';
-  return `the PDF page tried ${urls.length} outside request(s), all blocked, so the PDF was made without them (check the templates): ${shown.join(', ')}${more}`;
-}
-
-/**
- * Renders `model` into `outputs` in each of `formats` (HTML once, shared by the HTML file and the PDF);
- * returns the warnings of the renders.
+ * Renders `model` into `outputs` in each of `formats` through the renderer's one call (HTML once,
+ * shared by the HTML file and the PDF; Chromium from the warm-up, freed right after the PDF);
+ * returns the warnings of the render. A template directory it cannot use is an input error (exit 2).
  */
 async function writeFormats(
   model: ReportModel,
@@ -138,46 +101,31 @@ async function writeFormats(
   warmup: RenderWarmup,
   sections: ReadonlyArray<ReportSection> | undefined,
 ): Promise<string[]> {
-  const warnings: string[] = [];
   const base = reportBaseName(model);
-  if (formats.has('json'))
-    await writeFile(outputs.file(`${base}.json`), `${JSON.stringify(model, null, 2)}\n`);
-  if (!formats.has('html') && !formats.has('pdf') && !formats.has('xlsx')) return warnings;
-  const render = await warmup.render();
-  if (formats.has('html') || formats.has('pdf')) {
-    const stage = reporter.stage('html');
-    const html = await renderHtmlChecked(render, model, config.templates, sections);
-    if (formats.has('html')) await writeFile(outputs.file(`${base}.html`), html);
-    stage.done(formatBytes(Buffer.byteLength(html)));
-    if (formats.has('pdf')) {
-      const pdfStage = reporter.stage('pdf');
-      pdfStage.update('waiting for Chromium');
-      const pdf = await warmup.pdf();
-      try {
-        const bytes = await pdf.render(html, {
-          title: render.reportTitle(model),
-          author: 'orgreport',
-          headerText: `${model.organization.name}, ${render.periodLabel(model)}`,
-          footerText: `generated ${model.generatedAt.slice(0, 10)} by orgreport`,
-        });
-        await writeFile(outputs.file(`${base}.pdf`), bytes);
-        pdfStage.done(formatBytes(bytes.byteLength));
-        if (pdf.blockedRequests.length > 0) {
-          const warning = blockedRequestsWarning(pdf.blockedRequests);
-          reporter.warn(warning);
-          warnings.push(warning);
-        }
-      } finally {
-        await warmup.close(); // frees Chromium's memory before the workbook
-      }
-    }
+  // JSON alone needs none of the renderer's heavy modules: the documents entry loads formats on use.
+  const { renderDocuments } = await import('@orgreport/render/documents');
+  const stages = new Map<string, ReturnType<Reporter['stage']>>();
+  try {
+    const { warnings } = await renderDocuments(model, {
+      formats: [...formats],
+      file: (format) => outputs.file(`${base}.${format.extension}`),
+      ...(config.templates && { templateDirs: [config.templates] }),
+      ...(sections && { sections }),
+      pdfRenderer: () => warmup.pdf(),
+      afterPdf: () => warmup.close(), // frees Chromium's memory before the workbook
+      onProgress: (event) => {
+        if (event.phase === 'start') stages.set(event.format, reporter.stage(event.format));
+        else stages.get(event.format)?.done(formatBytes(event.bytes));
+      },
+    });
+    for (const warning of warnings) reporter.warn(warning);
+    return warnings;
+  } catch (error) {
+    const { TemplateDirectoryError } = await import('@orgreport/render/templates');
+    if (error instanceof TemplateDirectoryError)
+      throw new UsageError(`--templates: ${error.message}`, { cause: error });
+    throw error;
   }
-  if (formats.has('xlsx')) {
-    const stage = reporter.stage('xlsx');
-    await render.writeWorkbook(model, outputs.file(`${base}.xlsx`), sections ? { sections } : {});
-    stage.done('written');
-  }
-  return warnings;
 }
 
 /** Mails the committed PDF (and workbook) to the configured recipients; returns who accepted it. */

@@ -1,0 +1,162 @@
+/**
+ * `@orgreport/render/documents`: one call from a report model to its documents. Formats are
+ * registered by name (`json`, `html`, `pdf`, `xlsx` built in; {@link registerFormat} adds one); each
+ * writes the file its caller names. The HTML is rendered once and shared by every format that needs
+ * it (the HTML file and the PDF). A format's implementation loads only when it is asked for, so a
+ * JSON-only run never loads ECharts, ExcelJS or Puppeteer.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import type { ReportModel, ReportSection } from '@orgreport/metrics';
+import type { PdfRenderer } from './pdf.ts';
+
+/** What a format's writer receives besides its file. */
+export interface DocumentContext {
+  model: ReportModel;
+  options: RenderDocumentsOptions;
+  /** The report's HTML, rendered on first use and then shared. */
+  html(): Promise<string>;
+  /** Records a warning of the render (returned by {@link renderDocuments}). */
+  warn(text: string): void;
+}
+
+/** A document format: its name, the extension of its file and how it is written. */
+export interface DocumentFormat {
+  name: string;
+  extension: string;
+  write(file: string, context: DocumentContext): Promise<void>;
+}
+
+export interface RenderDocumentsOptions {
+  /** The formats to write, by name; they are written in the order they were registered. */
+  formats: ReadonlyArray<string>;
+  /** The file each format's document goes to. */
+  file: (format: DocumentFormat) => string;
+  /** User template directories (see `renderHtml`). */
+  templateDirs?: string[];
+  /** The report's sections in order (default: the built-in ones). */
+  sections?: ReadonlyArray<ReportSection>;
+  /** Chromium for the PDF, when the caller started it; else one is started (and closed) here. */
+  pdfRenderer?: () => Promise<PdfRenderer>;
+  /** Called once the PDF is written, so the caller can free Chromium before the workbook. */
+  afterPdf?: () => Promise<void>;
+  /** Progress: a format started, or its file is written (with its size). */
+  onProgress?: (
+    event: { format: string; phase: 'start' } | { format: string; phase: 'done'; bytes: number },
+  ) => void;
+}
+
+/** URLs named in a warning at most, each cut to a readable length. */
+const MAX_URLS_SHOWN = 3;
+const MAX_URL_CHARS = 120;
+
+/**
+ * The warning for requests the PDF page tried and the renderer blocked (it allows `data:` URLs only):
+ * the PDF was made without them, so a template refers to something outside the report.
+ */
+export function blockedRequestsWarning(urls: ReadonlyArray<string>): string {
+  const shown = urls
+    .slice(0, MAX_URLS_SHOWN)
+    .map((u) => JSON.stringify(u.length > MAX_URL_CHARS ? `${u.slice(0, MAX_URL_CHARS)}...` : u));
+  const more = urls.length > MAX_URLS_SHOWN ? ` and ${urls.length - MAX_URLS_SHOWN} more` : '';
+  return `the PDF page tried ${urls.length} outside request(s), all blocked, so the PDF was made without them (check the templates): ${shown.join(', ')}${more}`;
+}
+
+const json: DocumentFormat = {
+  name: 'json',
+  extension: 'json',
+  write: (file, { model }) => writeFile(file, `${JSON.stringify(model, null, 2)}\n`),
+};
+
+const html: DocumentFormat = {
+  name: 'html',
+  extension: 'html',
+  write: async (file, context) => writeFile(file, await context.html()),
+};
+
+const pdf: DocumentFormat = {
+  name: 'pdf',
+  extension: 'pdf',
+  async write(file, context) {
+    const { model, options } = context;
+    const page = await context.html();
+    const { reportTitle, periodLabel } = await import('./report-view.ts');
+    const own = options.pdfRenderer ? undefined : await (await import('./pdf.ts')).createPdfRenderer();
+    const renderer = own ?? (await options.pdfRenderer!());
+    try {
+      const bytes = await renderer.render(page, {
+        title: reportTitle(model),
+        author: 'orgreport',
+        headerText: `${model.organization.name}, ${periodLabel(model)}`,
+        footerText: `generated ${model.generatedAt.slice(0, 10)} by orgreport`,
+      });
+      await writeFile(file, bytes);
+      if (renderer.blockedRequests.length > 0) context.warn(blockedRequestsWarning(renderer.blockedRequests));
+    } finally {
+      await own?.close();
+      await options.afterPdf?.();
+    }
+  },
+};
+
+const xlsx: DocumentFormat = {
+  name: 'xlsx',
+  extension: 'xlsx',
+  async write(file, { model, options }) {
+    const { writeWorkbook } = await import('./workbook/workbook.ts');
+    await writeWorkbook(model, file, options.sections ? { sections: options.sections } : {});
+  },
+};
+
+const registry = new Map<string, DocumentFormat>([json, html, pdf, xlsx].map((f) => [f.name, f]));
+
+/** Adds (or replaces) a format, by its name. */
+export function registerFormat(format: DocumentFormat): void {
+  registry.set(format.name, format);
+}
+
+/** The registered formats' names, in registration order. */
+export function documentFormats(): string[] {
+  return [...registry.keys()];
+}
+
+/**
+ * Writes the documents of `model` in the chosen formats; resolves to the warnings of the render.
+ *
+ * @example
+ * await renderDocuments(model, { formats: ['pdf', 'xlsx'], file: (f) => `out/report.${f.extension}` });
+ */
+export async function renderDocuments(
+  model: ReportModel,
+  options: RenderDocumentsOptions,
+): Promise<{ warnings: string[] }> {
+  const unknown = options.formats.filter((name) => !registry.has(name));
+  if (unknown.length > 0) {
+    throw new RangeError(
+      `unknown format(s) ${unknown.join(', ')}: registered are ${documentFormats().join(', ')}`,
+    );
+  }
+  const warnings: string[] = [];
+  let page: Promise<string> | undefined;
+  const context: DocumentContext = {
+    model,
+    options,
+    html: () => {
+      page ??= import('./html.ts').then(({ renderHtml }) =>
+        renderHtml(model, {
+          templateDirs: options.templateDirs ?? [],
+          ...(options.sections && { sections: options.sections }),
+        }),
+      );
+      return page;
+    },
+    warn: (text) => warnings.push(text),
+  };
+  for (const format of registry.values()) {
+    if (!options.formats.includes(format.name)) continue;
+    const file = options.file(format);
+    options.onProgress?.({ format: format.name, phase: 'start' });
+    await format.write(file, context);
+    options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
+  }
+  return { warnings };
+}
