@@ -1,3 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { packageConfig } from '../../tsdown.base.ts';
 
-export default packageConfig({ entry: ['src/index.ts', 'src/testing/index.ts'] });
+// The built-in sections' partials (`src/sections/<id>/<id>.hbs`) are found next to the code that
+// declares them (`new URL('./<id>.hbs', import.meta.url)`): in the bundle, that is `dist/`.
+const partials = readdirSync('src/sections', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.hbs'))
+  .map((f) => ({ from: `src/sections/${f}`, to: `dist/${f.split(/[\\/]/).pop()}` }));
+
+export default packageConfig({ entry: ['src/index.ts', 'src/testing/index.ts'], copy: partials });

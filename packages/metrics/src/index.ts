@@ -1,6 +1,7 @@
 /**
  * @orgreport/metrics: from a snapshot of the organization API to the report model, exactly as
- * the definitions say. {@link buildReportModel} is the stage; the model's types are its output and
+ * the definitions say. {@link buildReportModel} is the stage; the report is made of sections
+ * ({@link defineSection}, {@link BUILTIN_SECTIONS}); the model's types are its output and
  * {@link DEFINITIONS} the rules in plain language. The transforms behind it are internal.
  *
  * @module @orgreport/metrics
@@ -11,6 +12,8 @@ export { CHANGED_REDACTED, SECURITY_SETTINGS } from './internal/transforms/contr
 export { MIX_TOLERANCE, USERS_TOTAL_TOLERANCE } from './internal/transforms/data-quality.ts';
 export { READINESS_LEVEL_NAMES } from './internal/transforms/readiness.ts';
 export { UNPARSEABLE } from './internal/transforms/tools.ts';
+export type { UserDayData } from './internal/transforms/user-days.ts';
+export { ADDITIVE_FIELDS as DAILY_SUMS } from './internal/transforms/weekly-rollup.ts';
 export * from './model.ts';
 export {
   DEFAULT_CURRENCY,
@@ -20,16 +23,23 @@ export {
   type ReportOptions,
 } from './options.ts';
 export {
-  BUILTIN_SECTION_IDS,
-  BUILTIN_SECTIONS,
   defineSection,
-  isBuiltinSection,
+  type FiguresSheet,
   type ReportSection,
-  resolveSections,
   type SectionContext,
   SectionError,
+  type SectionInputs,
   type SectionSheet,
+  type SharedComputations,
   type SheetColumn,
   type SheetColumnKind,
+  type TableSheet,
   type ValueKind,
 } from './section.ts';
+export {
+  BUILTIN_SECTION_IDS,
+  BUILTIN_SECTIONS,
+  isBuiltinSection,
+  resolveSections,
+  sectionData,
+} from './sections/index.ts';

@@ -2,7 +2,7 @@
  * Options of {@link buildReportModel}: everything configurable about the report's numbers.
  */
 import defaultLevelMapping from './default-level-mapping.json' with { type: 'json' };
-import type { ReportSection, SectionContext } from './section.ts';
+import type { ReportSection, SectionInputs } from './section.ts';
 
 /** Criterion id -> readiness level (1..4) the criterion belongs to. */
 export type LevelMapping = Readonly<Record<string, number>>;
@@ -21,12 +21,12 @@ export interface ReportOptions {
   /** Length of the top lists (tools, skills, slash commands, weakest criteria); default 10. */
   topN?: number;
   /**
-   * The report's sections in order (default: the built-in ones). The computations, checks and
-   * definitions of the sections that have them run after the built-in figures.
+   * The report's sections in order (default: the built-in ones). The model always holds the
+   * built-in sections' figures; the other sections' computations, checks and definitions run after.
    */
   sections?: ReadonlyArray<ReportSection>;
-  /** Further inputs sections may read by name (see {@link SectionContext}). */
-  inputs?: Readonly<Record<string, unknown>>;
+  /** Further inputs sections read by name (see {@link SectionInputs}). */
+  inputs?: SectionInputs;
 }
 
 /** The default criterion-to-level mapping that ships with the package (`default-level-mapping.json`). */

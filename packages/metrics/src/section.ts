@@ -1,13 +1,31 @@
 /**
  * The section API: the section is the unit of the report. One declaration holds what a section
- * computes from the snapshot, its data-quality checks, its definitions, its template partial and
- * its workbook sheets. `buildReportModel` runs the computations, checks and definitions of the
- * configured sections; the renderer lays out their partials and writes their sheets, in the
- * configured order. Built-in sections and other teams' sections are declared the same way.
+ * computes (from the snapshot and what every section shares, see {@link SectionContext}), its
+ * data-quality checks, its definitions, its template partial and its workbook sheets.
+ * `buildReportModel` runs the sections' computations, checks and definitions; the renderer lays out
+ * the configured sections' partials and writes their sheets, in the configured order. The built-in
+ * sections (`src/sections/<id>/`) are declared with this API like other teams' sections.
  */
-import type { Snapshot } from '@orgreport/api-core';
-import type { DataQualityFinding, Definition, ReportModel } from './model.ts';
-import type { ReportOptions } from './options.ts';
+import type {
+  ActivityDay,
+  MonthPeriod,
+  ProductivityDay,
+  Snapshot,
+  TokensDay,
+  ToolsDay,
+} from '@orgreport/api-core';
+import type { ColumnTable } from 'arquero';
+import type { UserDayData } from './internal/transforms/user-days.ts';
+import type {
+  DailyRow,
+  DataQualityFinding,
+  Definition,
+  Figure,
+  ReportModel,
+  UserMonthRow,
+  WeeklyRow,
+} from './model.ts';
+import type { LevelMapping, ReportOptions } from './options.ts';
 
 /** How a number is shown: the report's text formats and the workbook's number formats follow it. */
 export type ValueKind =
@@ -35,35 +53,102 @@ export type ValueKind =
 /** What a workbook column holds; numeric kinds carry the report's number formats. */
 export type SheetColumnKind = 'text' | 'date' | 'datetime' | 'boolean' | 'currency' | ValueKind;
 
-/** One column of a section's sheet: its header, its kind and how to read its value from a row. */
+/** One column of a table sheet: its header, its kind and how to read its value from a row. */
 export interface SheetColumn<Row> {
   header: string;
   kind: SheetColumnKind;
   value: (row: Row) => unknown;
 }
 
-/** One workbook sheet of a section: its name, its columns and its rows, read from the report model. */
-export interface SectionSheet<Row = never> {
+/**
+ * A table sheet of a section: one row per item, one typed column per field, read from the report
+ * model. The renderer gives it a bold frozen header, a filter and number formats by column kind.
+ */
+export interface TableSheet<Row = never> {
   /** The sheet's name (at most 31 characters; a taken name gets a number). */
   name: string;
+  /** The columns; `model.pricing` tells whether cost columns belong. */
   columns: (model: ReportModel) => ReadonlyArray<SheetColumn<Row>>;
   rows: (model: ReportModel) => readonly Row[];
 }
 
-/** What a section's computation receives. */
+/**
+ * A sheet of figures: one row per figure (`id`, `label`, `value`, `previous`, `change`) in each
+ * figure's number format, and a cost row when a price is set. A total that a table sheet listing
+ * the model's daily series (`rows` returning `model.daily`) reproduces is written as a formula over
+ * that sheet, with its computed result.
+ */
+export interface FiguresSheet {
+  name: string;
+  figures: (model: ReportModel) => readonly Figure[];
+}
+
+/** One workbook sheet of a section: a table, or a sheet of figures. */
+export type SectionSheet<Row = never> = TableSheet<Row> | FiguresSheet;
+
+/**
+ * Further inputs of a run by name, as the caller passes them in `ReportOptions.inputs` (a history of
+ * months from a store, a people directory mapping e-mails to teams, ...). A package that brings one
+ * names its type by augmenting this interface, so sections read it typed:
+ *
+ * ```ts
+ * declare module '@orgreport/metrics' {
+ *   interface SectionInputs { people?: ReadonlyMap<string, { team: string; costCenter: string }> }
+ * }
+ * ```
+ */
+export interface SectionInputs {
+  readonly [name: string]: unknown;
+}
+
+/**
+ * What every section shares, computed once per run (the same values the model holds under the
+ * same names where it has them).
+ */
+export interface SharedComputations {
+  /** The snapshot's `/users` rows as one table with integer-coded keys, and the dictionaries decoding them. */
+  userDays: UserDayData;
+  /** The rows of `userDays.table` dated inside the period. */
+  periodUserDays: ColumnTable;
+  /** The period's daily series (`model.daily`). */
+  daily: readonly DailyRow[];
+  /** The ISO weeks intersecting the period (`model.weekly`). */
+  weekly: readonly WeeklyRow[];
+  /** The headline figures with their comparison (`model.figures`). */
+  figures: readonly Figure[];
+  /** Per-user totals of the period, most credits first (`model.users`). */
+  users: readonly UserMonthRow[];
+  /** The analytics endpoints' rows dated inside the period. */
+  rows: {
+    tokens: readonly TokensDay[];
+    tools: readonly ToolsDay[];
+    activity: readonly ActivityDay[];
+    productivity: readonly ProductivityDay[];
+  };
+  /** Price per credit and currency when configured (`model.pricing`). */
+  pricing: ReportModel['pricing'];
+  /** Length of top lists. */
+  topN: number;
+  /** Criterion-to-level mapping of readiness. */
+  levelMapping: LevelMapping;
+}
+
+/** What a section's computation and checks receive. */
 export interface SectionContext {
   snapshot: Snapshot;
   options: ReportOptions;
+  /** The report's period, and the comparison period (null when there is none). */
+  period: MonthPeriod;
+  comparison: MonthPeriod | null;
+  /** What every section shares, computed once. */
+  shared: SharedComputations;
   /**
-   * The report model of the built-in figures (period, figures, users, ...), built before the
-   * sections run: a section reads it rather than computing a figure again.
+   * The report model of the built-in sections. They run first, so another section reads any of
+   * their figures here; a built-in section itself reads `shared` (the model is not built yet).
    */
   model: Readonly<ReportModel>;
-  /**
-   * Further inputs of the run by name (a people directory, a history of months, ...), as the
-   * caller passes them in `ReportOptions.inputs`.
-   */
-  inputs: Readonly<Record<string, unknown>>;
+  /** Further inputs of the run by name (see {@link SectionInputs}). */
+  inputs: SectionInputs;
 }
 
 /**
@@ -77,22 +162,23 @@ export interface ReportSection<Data = any> {
   /** Heading of the section. */
   title: string;
   /**
-   * The section's figures, computed from the snapshot: plain JSON (no class instances, no Dates),
-   * kept in the model under `sections[id]`. Built-in sections, whose figures the model's own
-   * members hold, have none.
+   * The section's figures: plain JSON (no class instances, no Dates), kept in the model under
+   * `sections[id]` (the built-in sections' under the model's own members, such as `tools`). A
+   * section whose computation gives `null` has nothing to show and is left out of the document.
    */
   compute?: (context: SectionContext) => Data;
-  /** Data-quality findings of the section, listed with the report's others. */
+  /** Data-quality findings of the section, listed with the report's others in section order. */
   checks?: (context: SectionContext, data: Data) => DataQualityFinding[];
-  /** Definitions of the section's figures, printed on the definitions page and sheet. */
+  /** Definitions of the section's terms, printed on the definitions page and sheet. */
   definitions?: ReadonlyArray<Definition>;
   /**
    * The section's Handlebars partial: a file (absolute path) or its source. It is rendered with the
-   * report's template context plus `section`: this section's data. A user template folder's
-   * `partials/<id>.hbs` overrides it. Built-in sections' partials come with the templates.
+   * report's template context plus `section` (this section's data) and `title` (its heading). A
+   * user template folder's `partials/<id>.hbs` overrides it.
    */
   partial?: { file: string } | { source: string };
   /** The section's workbook sheets, in order. */
+  // biome-ignore lint/suspicious/noExplicitAny: each sheet has rows of its own type.
   sheets?: ReadonlyArray<SectionSheet<any>>;
 }
 
@@ -127,12 +213,12 @@ export function defineSection<Data>(section: ReportSection<Data>): ReportSection
     }
   }
   for (const sheet of section.sheets ?? []) {
-    if (
-      typeof sheet?.name !== 'string' ||
-      typeof sheet.columns !== 'function' ||
-      typeof sheet.rows !== 'function'
-    ) {
-      throw new SectionError(`${what}: every sheet needs a name, columns(model) and rows(model)`);
+    const { name, columns, rows, figures } = (sheet ?? {}) as Partial<TableSheet & FiguresSheet>;
+    const table = typeof columns === 'function' && typeof rows === 'function';
+    if (typeof name !== 'string' || !(table || typeof figures === 'function')) {
+      throw new SectionError(
+        `${what}: every sheet needs a name and either columns(model) and rows(model), or figures(model)`,
+      );
     }
   }
   const partial = section.partial as { file?: unknown; source?: unknown } | undefined;
@@ -140,46 +226,4 @@ export function defineSection<Data>(section: ReportSection<Data>): ReportSection
     throw new SectionError(`${what}: partial must be { file } or { source }`);
   }
   return section;
-}
-
-/**
- * The built-in sections in their default order: the report as it always was. Their figures are the
- * model's own members; their partials come with the templates and their sheets with the renderer.
- */
-export const BUILTIN_SECTIONS: ReadonlyArray<ReportSection> = [
-  { id: 'summary', title: 'Executive summary' },
-  { id: 'usage', title: 'Usage' },
-  { id: 'adoption', title: 'Adoption' },
-  { id: 'behaviour', title: 'Autonomy and delegation' },
-  { id: 'tools', title: 'Tools, MCP servers, skills, slash commands and hooks' },
-  { id: 'productivity', title: 'Productivity' },
-  { id: 'readiness', title: 'Readiness' },
-  { id: 'seats', title: 'Seats and credit limits' },
-  { id: 'controls', title: 'Enterprise-control changes' },
-  { id: 'hook-events', title: 'Hook-log events' },
-  { id: 'definitions', title: 'Definitions' },
-  { id: 'data-quality', title: 'Data quality' },
-];
-
-/** Ids of the built-in sections, in the default order. */
-export const BUILTIN_SECTION_IDS: ReadonlyArray<string> = BUILTIN_SECTIONS.map((s) => s.id);
-
-/** True for a built-in section (its figures are the model's own members). */
-export function isBuiltinSection(section: ReportSection): boolean {
-  return BUILTIN_SECTIONS.some((s) => s === section || s.id === section.id);
-}
-
-/**
- * The sections of a report: the built-in ones when nothing is configured, else those given, in the
- * given order; each id once.
- */
-export function resolveSections(sections: ReadonlyArray<ReportSection> | undefined): ReportSection[] {
-  const list = sections ? [...sections] : [...BUILTIN_SECTIONS];
-  const seen = new Set<string>();
-  for (const s of list) {
-    defineSection(s);
-    if (seen.has(s.id)) throw new SectionError(`section "${s.id}" is configured twice`);
-    seen.add(s.id);
-  }
-  return list;
 }

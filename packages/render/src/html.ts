@@ -1,13 +1,14 @@
 /**
- * Renders the report model to one self-contained HTML document: the layout and partials of the
- * template directories, their style sheets, embedded fonts and inline SVG charts.
+ * Renders the report model to one self-contained HTML document: the layout lays out the report's
+ * sections in order, each with its partial (see the template resolver), with the template
+ * directories' style sheets, embedded fonts and inline SVG charts.
  */
-import { isBuiltinSection, type ReportModel, type ReportSection, resolveSections } from '@orgreport/metrics';
+import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
 import { fontFaceCss } from './fonts.ts';
 import { createReportEnvironment } from './handlebars-env.ts';
 import { reportCharts } from './report-charts.ts';
 import { reportView } from './report-view.ts';
-import { COMPILE_OPTIONS, loadTemplates } from './template-compile.ts';
+import { COMPILE_OPTIONS, loadTemplates, sectionPartials } from './template-compile.ts';
 
 /** Options of {@link renderHtml}. */
 export interface RenderHtmlOptions {
@@ -31,17 +32,12 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
   const sections = resolveSections(options.sections);
   const templates = loadTemplates(options.templateDirs ?? [], sectionPartials(sections));
   const view = reportView(model);
-  const laidOut: LaidOutSection[] = sections
-    // The hook-log section appears only when a hook log was read.
-    .filter((s) => s.id !== 'hook-events' || view.model.hookEvents)
-    .map((s) =>
-      isBuiltinSection(s)
-        ? { partial: s.id, context: view }
-        : {
-            partial: s.id,
-            context: { ...view, section: view.model.sections?.[s.id] ?? null, title: s.title },
-          },
-    );
+  const laidOut: LaidOutSection[] = sections.flatMap((s) => {
+    const data = sectionData(view.model, s);
+    // A section that computes figures and has none (no hook log, say) has nothing to show.
+    if (s.compute && data === null) return [];
+    return [{ partial: s.id, context: { ...view, section: data, title: s.title } }];
+  });
   const hb = createReportEnvironment({
     // Chart labels come from the same display-safe model as the text (bidi controls stripped).
     charts: reportCharts(view.model),
@@ -52,11 +48,4 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
     hb.registerPartial(name, hb.compile(t.program, COMPILE_OPTIONS));
   const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
   return layout({ ...view, sections: laidOut });
-}
-
-/** The partials the sections bring themselves (built-in ones come with the templates). */
-function sectionPartials(
-  sections: ReadonlyArray<ReportSection>,
-): Map<string, { file: string } | { source: string }> {
-  return new Map(sections.filter((s) => s.partial !== undefined).map((s) => [s.id, s.partial!] as const));
 }

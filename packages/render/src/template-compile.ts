@@ -2,8 +2,15 @@
  * Compiling template files with errors that name the file: a broken user override must say which
  * file and which line, not fail somewhere inside the render.
  */
+
+import { BUILTIN_SECTIONS, type ReportSection } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
-import { readTemplateFile, resolveTemplateFiles, TemplateDirectoryError } from './template-files.ts';
+import {
+  type PartialSource,
+  readTemplateFile,
+  resolveTemplateFiles,
+  TemplateDirectoryError,
+} from './template-files.ts';
 
 type Program = ReturnType<typeof Handlebars.parse>;
 
@@ -67,38 +74,34 @@ export interface ParsedTemplates {
 }
 
 /**
- * Reads and parses the files a render of `templateDirs` uses, raising {@link TemplateDirectoryError}
- * naming the file for one that cannot be read, does not parse or names a partial that does not exist.
+ * Reads and parses the files a render of `templateDirs` uses (with the sections' own partials),
+ * raising {@link TemplateDirectoryError} naming the file for one that cannot be read, does not parse
+ * or names a partial that does not exist.
  */
 export function loadTemplates(
   templateDirs: ReadonlyArray<string>,
-  sectionPartials: ReadonlyMap<string, { file: string } | { source: string }> = new Map(),
+  sectionPartials: ReadonlyMap<string, PartialSource> = new Map(),
 ): ParsedTemplates {
-  const files = resolveTemplateFiles(templateDirs);
+  const files = resolveTemplateFiles(templateDirs, sectionPartials);
   const styles = [...files.styles.values()].map(readTemplateFile).join('\n');
   const parse = (file: string): ParsedTemplate => {
     const source = readTemplateFile(file);
     return { file, source, program: parseTemplate(file, source) };
   };
   const layout = parse(files.layout);
-  const partials = new Map([...files.partials].map(([name, file]) => [name, parse(file)]));
-  // A section's own partial, unless a template folder has one of that name (the folder wins).
-  for (const [name, partial] of sectionPartials) {
-    if (partials.has(name)) continue;
-    if ('file' in partial) partials.set(name, parse(partial.file));
-    else
-      partials.set(name, {
-        file: `section ${name}`,
-        source: partial.source,
-        program: parseTemplate(`section ${name}`, partial.source),
-      });
-  }
+  const partials = new Map(
+    [...files.partials].map(([name, partial]): [string, ParsedTemplate] => {
+      if ('file' in partial) return [name, parse(partial.file)];
+      const file = `section ${name}`;
+      return [name, { file, source: partial.source, program: parseTemplate(file, partial.source) }];
+    }),
+  );
   for (const t of [layout, ...partials.values()]) {
     for (const name of referencedPartials(t.program)) {
       if (name !== '@partial-block' && !partials.has(name)) {
         throw new TemplateDirectoryError(
           t.file,
-          `refers to partial "${name}", which no template directory has`,
+          `refers to partial "${name}", which no template directory or section has`,
           'file',
         );
       }
@@ -108,16 +111,29 @@ export function loadTemplates(
 }
 
 /**
+ * The partials a render registers: those of every built-in section (a template may refer to any of
+ * them by id) and of the report's sections, which win.
+ */
+export function sectionPartials(sections: ReadonlyArray<ReportSection>): Map<string, PartialSource> {
+  const all = [...BUILTIN_SECTIONS, ...sections];
+  return new Map(all.filter((s) => s.partial !== undefined).map((s) => [s.id, s.partial!] as const));
+}
+
+/**
  * Checks the template directories a render would use: reads every file the render would read (the
- * winning layout, partials and styles, built-in or overridden) and compiles each Handlebars file,
- * so a CLI can refuse a broken directory before fetching anything.
+ * winning layout, partials and styles, built-in, a section's own or overridden) and compiles each
+ * Handlebars file, so a CLI can refuse a broken directory before fetching anything.
  *
+ * @param sections the report's sections (default: the built-in ones), whose partials count too.
  * @throws TemplateDirectoryError naming the directory or the file (with the parse error and line).
  * @example
  * await validateTemplateDirs(['./my-templates']);
  */
-export async function validateTemplateDirs(templateDirs: string[]): Promise<void> {
-  const templates = loadTemplates(templateDirs);
+export async function validateTemplateDirs(
+  templateDirs: string[],
+  sections: ReadonlyArray<ReportSection> = [],
+): Promise<void> {
+  const templates = loadTemplates(templateDirs, sectionPartials(sections));
   for (const t of [templates.layout, ...templates.partials.values()]) {
     try {
       Handlebars.precompile(t.program, COMPILE_OPTIONS);

@@ -1,7 +1,9 @@
 /**
- * Finds the report's template files: the built-in directory of `@orgreport/templates`, overridden
- * file by file by user template directories (later directories win). A directory holds `layout.hbs`,
- * `partials/*.hbs` and `styles/*.css`; a directory holding a `report/` folder is read from there.
+ * The one template resolver: finds the report's layout, partials and styles. A partial comes from
+ * the first of: a user template directory's `partials/<name>.hbs` (later directories win), the
+ * section's own partial, the built-in directory of `@orgreport/templates`; the layout and styles
+ * from a user directory, else the built-in one. A directory holds `layout.hbs`, `partials/*.hbs` and
+ * `styles/*.css`; a directory holding a `report/` folder is read from there.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,11 +28,14 @@ export class TemplateDirectoryError extends Error {
   }
 }
 
+/** A partial as a section declares it: a file, or its source. */
+export type PartialSource = { file: string } | { source: string };
+
 /** The resolved set of template files: relative path -> absolute path of the winning file. */
 export interface TemplateFiles {
   layout: string;
-  /** Partial name (file name without `.hbs`) -> file. */
-  partials: Map<string, string>;
+  /** Partial name (file name without `.hbs`, or section id) -> the winning file or source. */
+  partials: Map<string, PartialSource>;
   /** Style file name -> file, applied in name order. */
   styles: Map<string, string>;
 }
@@ -64,18 +69,26 @@ function reportRoot(dir: string): string {
   return existsSync(join(nested, 'layout.hbs')) || existsSync(join(nested, 'partials')) ? nested : abs;
 }
 
-/** Resolves the template files of the built-in directory overridden by `userDirs`, in order. */
-export function resolveTemplateFiles(userDirs: ReadonlyArray<string> = []): TemplateFiles {
-  const roots = [BUILTIN_REPORT_DIR, ...userDirs.map(reportRoot)];
+/**
+ * Resolves the template files of the built-in directory, the sections' own partials and `userDirs`,
+ * each overriding the one before (user directories in order).
+ */
+export function resolveTemplateFiles(
+  userDirs: ReadonlyArray<string> = [],
+  sectionPartials: ReadonlyMap<string, PartialSource> = new Map(),
+): TemplateFiles {
   let layout = '';
-  const partials = new Map<string, string>();
+  const partials = new Map<string, PartialSource>();
   const styles = new Map<string, string>();
-  for (const root of roots) {
+  const read = (root: string) => {
     if (existsSync(join(root, 'layout.hbs'))) layout = join(root, 'layout.hbs');
     for (const f of listDir(join(root, 'partials'), '.hbs'))
-      partials.set(f.slice(0, -4), join(root, 'partials', f));
+      partials.set(f.slice(0, -4), { file: join(root, 'partials', f) });
     for (const f of listDir(join(root, 'styles'), '.css')) styles.set(f, join(root, 'styles', f));
-  }
+  };
+  read(BUILTIN_REPORT_DIR);
+  for (const [name, partial] of sectionPartials) partials.set(name, partial);
+  for (const root of userDirs.map(reportRoot)) read(root);
   if (!layout) throw new TemplateDirectoryError(BUILTIN_REPORT_DIR, 'no layout.hbs found');
   return { layout, partials, styles: new Map([...styles].sort(([a], [b]) => a.localeCompare(b))) };
 }

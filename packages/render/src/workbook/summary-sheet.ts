@@ -6,7 +6,7 @@
  * model's figure exactly; otherwise the plain value is written.
  */
 
-import type { DailyRow, Figure, FigureId, ReportModel } from '@orgreport/metrics';
+import { DAILY_SUMS, type DailyRow, type Figure, type FigureId, type ReportModel } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
 import { currencyExcelFormat, EXCEL_FORMATS, kindOfFigure } from '../format.ts';
 import { finiteOrNull, inertText } from './cell-values.ts';
@@ -21,7 +21,7 @@ interface FormulaCandidate {
   compute: () => number | null;
 }
 
-/** Where the Daily sheet's columns are, for SUM/AVERAGE/MAX formulas. */
+/** Where the Daily sheet's columns are, for SUM/AVERAGE/MAX formulas (by column header: the field's name). */
 export interface DailySheetRef {
   sheet: string;
   /** Column letter of each daily field. */
@@ -30,21 +30,8 @@ export interface DailySheetRef {
   rows: number;
 }
 
-const SUMMED: Partial<Record<FigureId, keyof DailyRow>> = {
-  credits: 'credits',
-  input_tokens: 'input_tokens',
-  output_tokens: 'output_tokens',
-  cache_read_tokens: 'cache_read_tokens',
-  cache_write_tokens: 'cache_write_tokens',
-  tool_calls: 'tool_calls',
-  sessions: 'sessions',
-  messages: 'messages',
-  user_messages: 'user_messages',
-  files_created: 'files_created',
-  files_edited: 'files_edited',
-  git_commits: 'git_commits',
-  git_prs_created: 'git_prs_created',
-};
+/** Figures that are sums of the daily series' column of the same name. */
+const SUMMED: ReadonlyArray<FigureId & keyof DailyRow> = DAILY_SUMS;
 
 /** Two numbers agree when they differ by rounding noise only. */
 function agrees(a: number | null, b: number | null): boolean {
@@ -56,16 +43,18 @@ function quoteSheet(name: string): string {
   return `'${name.replace(/'/g, "''")}'`;
 }
 
-function candidates(model: ReportModel, daily: DailySheetRef, rowOf: Map<FigureId, number>) {
+function candidates(model: ReportModel, daily: DailySheetRef | null, rowOf: Map<FigureId, number>) {
   const out = new Map<FigureId, FormulaCandidate>();
   const range = (key: keyof DailyRow) => {
-    const col = daily.columns[key];
-    return col && daily.rows > 0 ? `${quoteSheet(daily.sheet)}!${col}2:${col}${daily.rows + 1}` : null;
+    const col = daily?.columns[key];
+    return daily && col && daily.rows > 0
+      ? `${quoteSheet(daily.sheet)}!${col}2:${col}${daily.rows + 1}`
+      : null;
   };
   const values = (key: keyof DailyRow) => model.daily.map((d) => d[key] as number);
-  for (const [id, key] of Object.entries(SUMMED) as Array<[FigureId, keyof DailyRow]>) {
+  for (const key of SUMMED) {
     const r = range(key);
-    if (r) out.set(id, { formula: `SUM(${r})`, compute: () => values(key).reduce((a, b) => a + b, 0) });
+    if (r) out.set(key, { formula: `SUM(${r})`, compute: () => values(key).reduce((a, b) => a + b, 0) });
   }
   const dau = range('dau');
   if (dau) {
@@ -98,11 +87,14 @@ function numFmtOf(figure: Figure): string {
   return EXCEL_FORMATS[kindOfFigure(figure)];
 }
 
-/** Writes the Summary sheet (already created) and commits it. */
+/**
+ * Writes the Summary sheet (already created) with the model's figures and commits it; without a
+ * Daily sheet (`daily` null) every value is written plain.
+ */
 export async function writeSummarySheet(
   sheet: ExcelJS.Worksheet,
   model: ReportModel,
-  daily: DailySheetRef,
+  daily: DailySheetRef | null,
   pricing: { pricePerCredit: number; currency: string } | null,
 ): Promise<void> {
   sheet.columns = [

@@ -1,36 +1,21 @@
 /**
  * The finance workbook, written with ExcelJS's streaming writer: each configured section writes its
- * sheets in section order. The built-in sections' are `Summary` (summary), `Daily` and `Weekly`
- * (usage), `Users` and `Dormant seats` (adoption), `Models` and `Tools` (tools), `Readiness` and
- * `Criteria` (readiness), `Controls`, `Definitions` and `Data quality`.
+ * sheets (tables, or a sheet of figures) in section order. The built-in sections' are `Summary`
+ * (summary), `Daily` and `Weekly` (usage), `Users` and `Dormant seats` (adoption), `Models` and
+ * `Tools` (tools), `Readiness` and `Criteria` (readiness), `Controls`, `Definitions` and `Data quality`.
  */
 
 import {
-  type DailyRow,
-  isBuiltinSection,
+  type FiguresSheet,
   type ReportModel,
   type ReportSection,
   resolveSections,
+  type TableSheet,
 } from '@orgreport/metrics';
 import ExcelJS from 'exceljs';
-import { type ColumnSpec, columnLetter, type DataSheetOptions, writeDataSheet } from './data-sheet.ts';
+import { columnLetter, type DataSheetOptions, writeDataSheet } from './data-sheet.ts';
 import { SheetNames } from './sheet-names.ts';
-import {
-  type ControlSheetRow,
-  controlColumns,
-  criteriaColumns,
-  dailyColumns,
-  dataQualityColumns,
-  definitionColumns,
-  dormantSeatColumns,
-  modelColumns,
-  readinessColumns,
-  type ToolSheetRow,
-  toolColumns,
-  userColumns,
-  weeklyColumns,
-} from './sheets.ts';
-import { writeSummarySheet } from './summary-sheet.ts';
+import { type DailySheetRef, writeSummarySheet } from './summary-sheet.ts';
 
 /** Options of {@link writeWorkbook}. */
 export interface WorkbookOptions {
@@ -44,49 +29,20 @@ export interface WorkbookOptions {
   sections?: ReadonlyArray<ReportSection>;
 }
 
-function toolRows(model: ReportModel): ToolSheetRow[] {
-  const t = model.tools;
-  return [
-    ...t.top.map((x) => ({ category: 'tool', name: x.name, detail: null, count: x.count, share: x.share })),
-    ...t.mcpServers.map((x) => ({
-      category: 'mcp_server',
-      name: x.name,
-      detail: x.spellings.map((s) => `${s.name} (${s.count})`).join(', '),
-      count: x.count,
-      share: x.share,
-    })),
-    ...t.skills.map((x) => ({
-      category: 'skill',
-      name: x.name,
-      detail: null,
-      count: x.count,
-      share: x.share,
-    })),
-    ...t.slashCommands.map((x) => ({
-      category: 'slash_command',
-      name: x.name,
-      detail: null,
-      count: x.count,
-      share: x.share,
-    })),
-    ...t.hooks.flatMap((h) =>
-      h.commands.length
-        ? h.commands.map((c) => ({
-            category: 'hook',
-            name: h.event,
-            detail: [c.matcher, c.command].filter((v) => v !== null).join(' → ') || null,
-            count: c.count,
-            share: model.tools.hooksTotal > 0 ? c.count / model.tools.hooksTotal : null,
-          }))
-        : [{ category: 'hook', name: h.event, detail: null, count: h.count, share: h.share }],
-    ),
-  ];
-}
-
-function controlRows(model: ReportModel): ControlSheetRow[] {
-  return model.controls.changes.flatMap((change): ControlSheetRow[] =>
-    change.diffs.length ? change.diffs.map((diff) => ({ change, diff })) : [{ change, diff: null }],
-  );
+/**
+ * Where the workbook's table of the daily series is, for the formulas of a sheet of figures: the
+ * first table sheet of the sections whose rows are the model's daily series; null when none is.
+ */
+function dailySheetRef(
+  sheets: ReadonlyArray<TableSheet<unknown> | FiguresSheet>,
+  model: ReportModel,
+): DailySheetRef | null {
+  for (const sheet of sheets) {
+    if (!('rows' in sheet) || sheet.rows(model) !== model.daily) continue;
+    const columns = sheet.columns(model).map((c, i) => [c.header, columnLetter(i + 1)]);
+    return { sheet: sheet.name, rows: model.daily.length, columns: Object.fromEntries(columns) };
+  }
+  return null;
 }
 
 /** Writes the report workbook to `file`. */
@@ -116,60 +72,26 @@ export async function writeWorkbook(
     ...(options.maxRowsPerSheet ? { maxRowsPerSheet: options.maxRowsPerSheet } : {}),
   };
 
-  const daily = dailyColumns();
-  const dailyName = 'Daily';
-  const dailyRef = {
-    sheet: dailyName,
-    rows: model.daily.length,
-    columns: Object.fromEntries(
-      daily.map((c, i) => [c.header === 'has_data' ? 'hasData' : c.header, columnLetter(i + 1)]),
-    ) as Partial<Record<keyof DailyRow, string>>,
-  };
-  const write = <Row>(name: string, columns: ColumnSpec<Row>[], rows: readonly Row[]) =>
-    writeDataSheet(workbook, names, name, columns, rows, sheetOptions);
-  // The sheets of each built-in section, in the order the section lists them.
-  const builtinSheets: Record<string, () => Promise<unknown>> = {
-    summary: async () => {
-      const summary = workbook.addWorksheet(names.claim('Summary'), {
+  // Sheets read the model with the workbook's pricing (its cost columns follow it).
+  const priced: ReportModel = { ...model, pricing };
+  const sheets = resolveSections(options.sections).flatMap((section) => section.sheets ?? []);
+  const daily = dailySheetRef(sheets, priced);
+  for (const sheet of sheets) {
+    if ('figures' in sheet) {
+      const figures = workbook.addWorksheet(names.claim(sheet.name), {
         views: [{ state: 'frozen', ySplit: 1 }],
       });
-      await writeSummarySheet(summary, model, dailyRef, pricing);
-    },
-    usage: async () => {
-      await write(dailyName, daily, model.daily);
-      await write('Weekly', weeklyColumns(), model.weekly);
-    },
-    adoption: async () => {
-      await write('Users', userColumns(price), model.users);
-      await write('Dormant seats', dormantSeatColumns(), model.seats.dormant_users);
-    },
-    tools: async () => {
-      await write('Models', modelColumns(price), model.credits.byModel);
-      await write('Tools', toolColumns(), toolRows(model));
-    },
-    readiness: async () => {
-      await write('Readiness', readinessColumns(), model.readiness.repos);
-      await write('Criteria', criteriaColumns(), model.readiness.criteria);
-    },
-    controls: () => write('Controls', controlColumns(), controlRows(model)),
-    definitions: () => {
-      // The rule is added only when the model's definitions do not already hold it.
-      const hasRule = model.definitions.some((d) => d.text === model.readiness.rule);
-      const definitions = hasRule
-        ? model.definitions
-        : [
-            ...model.definitions,
-            { id: 'readiness_level_rule', term: 'Readiness levels', text: model.readiness.rule },
-          ];
-      return write('Definitions', definitionColumns(), definitions);
-    },
-    'data-quality': () => write('Data quality', dataQualityColumns(), model.dataQuality),
-  };
-  for (const section of resolveSections(options.sections)) {
-    const builtin = builtinSheets[section.id];
-    if (isBuiltinSection(section)) await builtin?.();
-    for (const sheet of section.sheets ?? [])
-      await write(sheet.name, [...sheet.columns(model)], sheet.rows(model));
+      await writeSummarySheet(figures, { ...priced, figures: [...sheet.figures(priced)] }, daily, pricing);
+    } else {
+      await writeDataSheet(
+        workbook,
+        names,
+        sheet.name,
+        sheet.columns(priced),
+        sheet.rows(priced),
+        sheetOptions,
+      );
+    }
   }
   await workbook.commit();
 }

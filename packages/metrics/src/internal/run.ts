@@ -1,0 +1,353 @@
+/**
+ * The computations every section of a report shares, made once per run: the user-day encoding, the
+ * period's daily series, weeks and per-week behaviour, the figures of the period and of the
+ * comparison period, and the per-user totals. Sections see the public part as
+ * `SectionContext.shared`; the built-in sections reach the rest with {@link runOf}.
+ */
+import type { DayRange, MonthPeriod, Snapshot } from '@orgreport/api-core';
+import type { ColumnTable } from 'arquero';
+import type {
+  AutonomyMix,
+  ControlsSection,
+  DailyRow,
+  Figure,
+  ReportModel,
+  SeatsSection,
+  SpanBehaviour,
+  UserMonthRow,
+  WeeklyRow,
+} from '../model.ts';
+import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from '../options.ts';
+import type { SharedComputations } from '../section.ts';
+import { autonomyMix } from './transforms/autonomy-mix.ts';
+import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
+import { controlChanges } from './transforms/controls.ts';
+import { byDate, dailySeries } from './transforms/daily-series.ts';
+import { usersByDay } from './transforms/data-quality.ts';
+import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
+import { type FigureValues, headlineFigures } from './transforms/figures.ts';
+import { latestReports, orgReadiness, readinessScores } from './transforms/readiness.ts';
+import { seatStats } from './transforms/seats.ts';
+import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
+import { sumBy } from './transforms/sum-by.ts';
+import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
+import { userTotals } from './transforms/user-totals.ts';
+import { userWeekLevels } from './transforms/user-week-levels.ts';
+import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
+
+/** What one span's figures come to (the period's, or the comparison period's). */
+export interface SpanSummary {
+  values: FigureValues;
+  autonomyUsers: number;
+  seats: SeatsSection;
+  /** The scored latest readiness report of each repository at the span's end. */
+  repos: ReturnType<typeof readinessScores>[];
+}
+
+/** Everything a run computes once and its sections share. */
+export interface Run {
+  snapshot: Snapshot;
+  options: ReportOptions;
+  period: MonthPeriod;
+  comparison: MonthPeriod | null;
+  /** True when the comparison period exists and the snapshot holds analytics data for it. */
+  comparisonHasData: boolean;
+  mapping: Readonly<Record<string, number>>;
+  topN: number;
+  price: number | null;
+  pricing: ReportModel['pricing'];
+  userDays: UserDayData;
+  /** The encoded `/users` rows inside the period. */
+  periodRows: ColumnTable;
+  /** `/users` sums of each day of the period (for the daily-total check). */
+  perDayUsers: Map<string, Record<string, number>>;
+  rows: SharedComputations['rows'];
+  /** Days of the period that have `/activity` rows. */
+  activityDates: ReadonlySet<string>;
+  daily: DailyRow[];
+  weekly: WeeklyRow[];
+  controls: ControlsSection;
+  /** Per-user, per-week rows by primary level (see userWeekLevels). */
+  weekLevels: ColumnTable;
+  weekBehaviour: SpanBehaviour[];
+  /** Each user's primary delegation level over the month. */
+  monthPrimary: ColumnTable;
+  /** The autonomy-level mix of the daily series over a span. */
+  mixOf(span: DayRange): AutonomyMix;
+  current: SpanSummary;
+  figures: Figure[];
+  users: UserMonthRow[];
+  /** A value computed once per run under `key` (for a section's computation and its checks). */
+  once<T>(key: string, compute: () => T): T;
+}
+
+function datesOf(rows: ReadonlyArray<{ date: string }>): Set<string> {
+  return new Set(rows.map((r) => r.date));
+}
+
+function inRange<T extends { date: string }>(rows: readonly T[], span: DayRange): T[] {
+  return rows.filter((r) => inSpan(r.date, span));
+}
+
+/** Distinct active user ids and lower-cased e-mails of a {@link perUserActivity} table. */
+function activeIdentities(users: ColumnTable, data: UserDayData): { ids: Set<string>; emails: Set<string> } {
+  const ids = new Set<string>();
+  const emails = new Set<string>();
+  const active = users.filter((d: Row) => d.active_days > 0);
+  for (const uid of active.array('uid') as ArrayLike<number> as number[]) {
+    ids.add(data.userIds[uid]!);
+    const email = data.emails[uid];
+    if (email) emails.add(email.toLowerCase());
+  }
+  return { ids, emails };
+}
+
+/** Active users per week index of {@link userWeekLevels} rows. */
+function activeUsersByWeek(weekLevels: ColumnTable): Map<number, number> {
+  const out = new Map<number, number>();
+  const active = weekLevels.filter((d: Row) => d.active_days > 0);
+  if (active.numRows() === 0) return out;
+  const t = sumBy(sumBy(active, ['week', 'uid'], []), ['week'], [], 'n');
+  const weeks = t.array('week') as ArrayLike<number>;
+  const counts = t.array('n') as ArrayLike<number>;
+  for (let i = 0; i < weeks.length; i++) out.set(weeks[i]!, counts[i]!);
+  return out;
+}
+
+/** What a span's figures are computed from, beside the snapshot (the period's are built once for the report). */
+interface SpanInputs {
+  span: MonthPeriod;
+  /** The span's {@link perUserActivity}. */
+  users: ColumnTable;
+  daily: readonly DailyRow[];
+  /** Days of the span that have `/activity` rows. */
+  activityDates: ReadonlySet<string>;
+  /** Enterprise-control revisions made in the span. */
+  controlChanges: number;
+}
+
+/** The inputs of a span that the report does not otherwise build (the comparison period). */
+function spanInputs(snapshot: Snapshot, span: MonthPeriod, users: ColumnTable): SpanInputs {
+  return {
+    span,
+    users,
+    daily: dailySeries(snapshot, span, new Map()),
+    activityDates: datesOf(inRange(snapshot.activity, span)),
+    controlChanges: controlChanges(snapshot.controls, span).changes.length,
+  };
+}
+
+/** The figure values of one span (the period or the comparison period). */
+function spanFigures(
+  snapshot: Snapshot,
+  { span, users, daily, activityDates, controlChanges: changes }: SpanInputs,
+  data: UserDayData,
+  mapping: Readonly<Record<string, number>>,
+): SpanSummary {
+  const sums = sumDaily(daily);
+  const who = activeIdentities(users, data);
+  const activeUsers = who.ids.size;
+  const dau = dauStats(daily, (d) => activityDates.has(d));
+  const lastActivity = byDate(snapshot.activity).get(span.end);
+  const ratios = users
+    .filter((d: Row) => d.user_messages > 0)
+    .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
+  const stats = autonomyStatsAt(autonomyStats(ratios), 0);
+  const seats = seatStats(snapshot.orgUsers, span.end, who.ids, who.emails, activeUsers);
+  const repos = [...latestReports(snapshot.readiness, span.end).values()].map((r) =>
+    readinessScores(r, mapping),
+  );
+  const org = orgReadiness(repos);
+  return {
+    autonomyUsers: stats.users,
+    seats,
+    repos,
+    values: {
+      ...sums,
+      active_users: activeUsers,
+      avg_dau: dau.avg,
+      peak_dau: dau.max,
+      stickiness: ratioOrNull(dau.avg, activeUsers),
+      mau_trailing_30d: lastActivity ? lastActivity.monthly_active_users : null,
+      autonomy_mean: stats.mean,
+      autonomy_p50: stats.p50,
+      autonomy_p90: stats.p90,
+      seats: seats.seats,
+      seat_utilization: seats.utilization,
+      dormant_seats: seats.dormant,
+      readiness_org_score: org.score,
+      readiness_org_level: org.level,
+      readiness_repos: repos.length,
+      controls_changes: changes,
+    },
+  };
+}
+
+/** True when the snapshot holds any analytics or `/users` row inside the span. */
+function hasDataIn(snapshot: Snapshot, span: DayRange): boolean {
+  const any = (rows: ReadonlyArray<{ date: string }>) => rows.some((r) => inSpan(r.date, span));
+  return (
+    any(snapshot.tokens) ||
+    any(snapshot.tools) ||
+    any(snapshot.activity) ||
+    any(snapshot.productivity) ||
+    snapshot.userDays.date.some((d) => inSpan(d, span))
+  );
+}
+
+function sharesOf(d: DailyRow) {
+  return d.auto_high === null
+    ? null
+    : {
+        auto_high: d.auto_high,
+        auto_medium: d.auto_medium ?? 0,
+        auto_low: d.auto_low ?? 0,
+        manual: d.manual ?? 0,
+      };
+}
+
+/** Computes what the sections of a report share, once. */
+export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
+  const { period, comparison } = snapshot.manifest;
+  const mapping = options.levelMapping ?? DEFAULT_LEVEL_MAPPING;
+  const topN = options.topN ?? DEFAULT_TOP_N;
+  const price = typeof options.pricePerCredit === 'number' ? options.pricePerCredit : null;
+  const creditLimits = new Map(
+    Object.entries(options.creditLimits ?? {}).map(([email, limit]) => [email.toLowerCase(), limit]),
+  );
+
+  const data = encodeUserDays(snapshot.userDays);
+  const periodRows = withinSpan(data.table, period);
+  const perDayUsers = usersByDay(periodRows);
+  const activeByDate = new Map([...perDayUsers].map(([date, row]) => [date, row['active_users'] ?? 0]));
+  const daily = dailySeries(snapshot, period, activeByDate);
+  const rows = {
+    tokens: inRange(snapshot.tokens, period),
+    tools: inRange(snapshot.tools, period),
+    activity: inRange(snapshot.activity, period),
+    productivity: inRange(snapshot.productivity, period),
+  };
+  const activityDates = datesOf(rows.activity);
+  const controls = controlChanges(snapshot.controls, period);
+  const hasActivity = (d: string) => activityDates.has(d);
+
+  // Autonomy and delegation, per week (by week index from the period's first week).
+  const weeks: Span[] = weekSpans(period);
+  const weekLevels = userWeekLevels(periodRows, period.start);
+  const weekStats = autonomyStats(userAutonomyRatios(weekLevels, true), true);
+  const weekStatsRow = new Map<number, number>();
+  const statWeeks = weekStats.array('week') as ArrayLike<number>;
+  for (let i = 0; i < statWeeks.length; i++) weekStatsRow.set(statWeeks[i]!, i);
+  const weekPrimary = primaryDelegation(weekLevels, data.levels, true);
+  const mixOf = (span: DayRange): AutonomyMix =>
+    autonomyMix(
+      daily
+        .filter((d) => inSpan(d.date, span))
+        .map((d) => ({ tool_calls: d.tool_calls, shares: sharesOf(d) })),
+    );
+  const weekBehaviour: SpanBehaviour[] = weeks.map((w, i) => ({
+    span: w.label,
+    start: w.start,
+    end: w.end,
+    autonomy: autonomyStatsAt(weekStats, weekStatsRow.get(i) ?? -1),
+    autonomyMix: mixOf(w),
+    delegation: delegationMix(weekPrimary.params({ w: i }).filter((d: Row, $: Row) => d.week === $.w)),
+  }));
+  const monthPrimary = primaryDelegation(weekLevels, data.levels);
+  const current = spanFigures(
+    snapshot,
+    {
+      span: period,
+      users: perUserActivity(weekLevels, 'active_days'),
+      daily,
+      activityDates,
+      controlChanges: controls.changes.length,
+    },
+    data,
+    mapping,
+  );
+  const activeWeeks = activeUsersByWeek(weekLevels);
+  const weekly = weeklyRollup(
+    daily,
+    period,
+    new Map(weekBehaviour.map((b) => [b.span, b])),
+    new Map(weeks.map((w, i) => [w.label, activeWeeks.get(i) ?? 0])),
+    hasActivity,
+  );
+
+  // Headline figures of the comparison period.
+  const comparisonHasData = comparison !== null && hasDataIn(snapshot, comparison);
+  const previous =
+    comparison && comparisonHasData
+      ? spanFigures(
+          snapshot,
+          spanInputs(snapshot, comparison, perUserActivity(withinSpan(data.table, comparison))),
+          data,
+          mapping,
+        ).values
+      : null;
+
+  const memo = new Map<string, unknown>();
+  return {
+    snapshot,
+    options,
+    period,
+    comparison,
+    comparisonHasData,
+    mapping,
+    topN,
+    price,
+    pricing:
+      price === null ? null : { pricePerCredit: price, currency: options.currency ?? DEFAULT_CURRENCY },
+    userDays: data,
+    periodRows,
+    perDayUsers,
+    rows,
+    activityDates,
+    daily,
+    weekly,
+    controls,
+    weekLevels,
+    weekBehaviour,
+    monthPrimary,
+    mixOf,
+    current,
+    figures: headlineFigures(current.values, previous),
+    users: userTotals(weekLevels, periodRows, data, {
+      pricePerCredit: price,
+      creditLimits,
+      primary: monthPrimary,
+    }),
+    once<T>(key: string, compute: () => T): T {
+      if (!memo.has(key)) memo.set(key, compute());
+      return memo.get(key) as T;
+    },
+  };
+}
+
+const runs = new WeakMap<SharedComputations, Run>();
+
+/** The public part of a run, as sections see it (`SectionContext.shared`). */
+export function sharedOf(run: Run): SharedComputations {
+  const shared: SharedComputations = {
+    userDays: run.userDays,
+    periodUserDays: run.periodRows,
+    daily: run.daily,
+    weekly: run.weekly,
+    figures: run.figures,
+    users: run.users,
+    rows: run.rows,
+    pricing: run.pricing,
+    topN: run.topN,
+    levelMapping: run.mapping,
+  };
+  runs.set(shared, run);
+  return shared;
+}
+
+/** The whole run behind a section's context (for the built-in sections, which live in this package). */
+export function runOf(context: { shared: SharedComputations }): Run {
+  const run = runs.get(context.shared);
+  if (!run) throw new Error('a built-in section ran outside buildReportModel');
+  return run;
+}

@@ -1,0 +1,87 @@
+/**
+ * Adoption: active users, DAU, WAU and trailing MAU, and DAU by client; the workbook's Users and
+ * Dormant seats sheets; the check for client types the API specification does not list.
+ */
+import { fileURLToPath } from 'node:url';
+import { runOf } from '../../internal/run.ts';
+import { costColumn, field } from '../../internal/sheet-columns.ts';
+import { clientDau } from '../../internal/transforms/clients.ts';
+import { unknownClients } from '../../internal/transforms/schema-drift.ts';
+import type { DataQualityFinding, ReportModel, UserMonthRow } from '../../model.ts';
+import type { SheetColumn } from '../../section.ts';
+import { builtinSection } from '../builtin.ts';
+
+/** Columns of the `Users` sheet (per-user month totals). */
+function userColumns(model: ReportModel): SheetColumn<UserMonthRow>[] {
+  return [
+    field('user_id', 'text'),
+    field('email', 'text'),
+    field('active_days', 'integer'),
+    field('credits', 'integer'),
+    ...costColumn<UserMonthRow>(model, (u) => u.credits),
+    field('tool_calls', 'integer'),
+    field('sessions', 'integer'),
+    field('messages', 'integer'),
+    field('user_messages', 'integer'),
+    field('files_created', 'integer'),
+    field('files_edited', 'integer'),
+    field('git_commits', 'integer'),
+    field('git_prs_created', 'integer'),
+    field('mcp_calls', 'integer'),
+    field('skill_calls', 'integer'),
+    field('slash_commands', 'integer'),
+    field('hooks', 'integer'),
+    field('primary_model', 'text'),
+    field('primary_model_tier', 'text'),
+    field('primary_delegation', 'text'),
+    field('autonomy', 'decimal'),
+    { header: 'languages', kind: 'text', value: (u) => u.languages.join(', ') },
+    field('credit_limit', 'integer'),
+    field('limit_utilization', 'share'),
+    field('over_80', 'boolean'),
+    field('over_100', 'boolean'),
+  ];
+}
+
+/** A dormant seat as the model lists it. */
+type DormantSeat = ReportModel['seats']['dormant_users'][number];
+
+/** Columns of the `Dormant seats` sheet (every seat without activity in the period). */
+function dormantSeatColumns(): SheetColumn<DormantSeat>[] {
+  return [
+    field('id', 'text', 'user_id'),
+    field('email', 'text'),
+    field('name', 'text'),
+    field('created_at', 'datetime'),
+  ];
+}
+
+export const adoption = builtinSection('clients', {
+  id: 'adoption',
+  title: 'Adoption',
+  compute: (context) => clientDau(runOf(context).rows.activity),
+  checks: (context) =>
+    [unknownClients(runOf(context).rows.activity)].filter((f): f is DataQualityFinding => f !== null),
+  definitions: [
+    {
+      id: 'active_users',
+      term: 'Active users',
+      text: 'Distinct user_id among the period\u2019s per-user rows (/users) with tool calls, messages or sessions above 0. Distinct counts are never summed across days or weeks.',
+    },
+    {
+      id: 'dau',
+      term: 'Average and peak DAU, stickiness',
+      text: 'Average DAU = mean of daily_active_users over the days of the span that have activity data; peak DAU = their maximum. Stickiness = average DAU / active users of the month.',
+    },
+    {
+      id: 'mau_trailing_30d',
+      term: 'Trailing 30-day active users',
+      text: 'The API\u2019s monthly_active_users on the period\u2019s last day: users active in the 30 days up to that day, not the month\u2019s active users.',
+    },
+  ],
+  partial: { file: fileURLToPath(new URL('./adoption.hbs', import.meta.url)) },
+  sheets: [
+    { name: 'Users', columns: userColumns, rows: (model) => model.users },
+    { name: 'Dormant seats', columns: dormantSeatColumns, rows: (model) => model.seats.dormant_users },
+  ],
+});

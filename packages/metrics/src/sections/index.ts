@@ -1,0 +1,69 @@
+/**
+ * The built-in sections, each declared in its own folder with the section API, in their default
+ * order; and how a report's list of sections is resolved.
+ */
+import type { ReportModel } from '../model.ts';
+import { defineSection, type ReportSection, SectionError } from '../section.ts';
+import { adoption } from './adoption/index.ts';
+import { behaviour } from './behaviour/index.ts';
+import { memberOf } from './builtin.ts';
+import { controls } from './controls/index.ts';
+import { cover } from './cover/index.ts';
+import { dataQuality } from './data-quality/index.ts';
+import { definitions } from './definitions/index.ts';
+import { hookEvents } from './hook-events/index.ts';
+import { productivity } from './productivity/index.ts';
+import { readiness } from './readiness/index.ts';
+import { seats } from './seats/index.ts';
+import { summary } from './summary/index.ts';
+import { tools } from './tools/index.ts';
+import { usage } from './usage/index.ts';
+
+/** The built-in sections in their default order: the report as it has always been. */
+export const BUILTIN_SECTIONS: ReadonlyArray<ReportSection> = [
+  cover,
+  summary,
+  usage,
+  adoption,
+  behaviour,
+  tools,
+  productivity,
+  readiness,
+  seats,
+  controls,
+  hookEvents,
+  definitions,
+  dataQuality,
+];
+
+/** Ids of the built-in sections, in the default order. */
+export const BUILTIN_SECTION_IDS: ReadonlyArray<string> = BUILTIN_SECTIONS.map((s) => s.id);
+
+/** True for a section with a built-in id (whose figures the model always holds). */
+export function isBuiltinSection(section: ReportSection): boolean {
+  return BUILTIN_SECTION_IDS.includes(section.id);
+}
+
+/**
+ * The sections of a report: the built-in ones when nothing is configured, else those given, in the
+ * given order; each id once.
+ */
+export function resolveSections(sections: ReadonlyArray<ReportSection> | undefined): ReportSection[] {
+  const list = sections ? [...sections] : [...BUILTIN_SECTIONS];
+  const seen = new Set<string>();
+  for (const s of list) {
+    defineSection(s);
+    if (seen.has(s.id)) throw new SectionError(`section "${s.id}" is configured twice`);
+    seen.add(s.id);
+  }
+  return list;
+}
+
+/**
+ * What a section computed, as the model holds it: a built-in section's member (`tools`, ...), else
+ * `sections[id]`; null for a section that computes nothing or whose figures the model lacks.
+ */
+export function sectionData(model: ReportModel, section: Pick<ReportSection, 'id'>): unknown {
+  const member = memberOf(section.id);
+  return (member ? model[member] : model.sections?.[section.id]) ?? null;
+}

@@ -1,0 +1,30 @@
+/**
+ * The executive summary: the headline figures with their comparison (cards and the full table) and
+ * the workbook's Summary sheet; the definitions of the period, the sums and the change.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineSection } from '../../section.ts';
+
+export const summary = defineSection({
+  id: 'summary',
+  title: 'Executive summary',
+  definitions: [
+    {
+      id: 'period',
+      term: 'Period',
+      text: 'One calendar month in UTC. Analytics data starts on 2026-01-14: an earlier start is clamped there and the period is marked partial. A partial report of the running month ends yesterday. The comparison period is the previous month, clamped the same way; where it has no data, previous values and changes are "n/a".',
+    },
+    {
+      id: 'sums',
+      term: 'Sums',
+      text: 'Credits (billable_tokens), tokens, tool calls, sessions, messages, user messages, files created and edited, commits, pull requests, MCP, skill, slash-command and hook invocations are the sums of the analytics endpoints\u2019 daily totals over the days of the span. A day an endpoint returned no row counts as 0 and is listed under data quality.',
+    },
+    {
+      id: 'change',
+      term: 'Change',
+      text: 'Relative change = (value \u2212 previous) / |previous|. It is "n/a" when there is no comparison value or the previous value is 0.',
+    },
+  ],
+  partial: { file: fileURLToPath(new URL('./summary.hbs', import.meta.url)) },
+  sheets: [{ name: 'Summary', figures: (model) => model.figures }],
+});

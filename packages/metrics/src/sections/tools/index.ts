@@ -1,0 +1,131 @@
+/**
+ * Tools, MCP servers, skills, slash commands and hooks: the top lists with their shares; the
+ * workbook's Models and Tools sheets; the checks of merged MCP spellings and unparseable tool names.
+ */
+import { fileURLToPath } from 'node:url';
+import { type Run, runOf } from '../../internal/run.ts';
+import { costColumn, field } from '../../internal/sheet-columns.ts';
+import { mcpCaseMerged, unparseableToolNames } from '../../internal/transforms/data-quality.ts';
+import {
+  hooksByEvent,
+  mergeMcpServers,
+  skillsAndCommands,
+  topTools,
+} from '../../internal/transforms/tools.ts';
+import type { DataQualityFinding, ModelCreditsRow, ReportModel } from '../../model.ts';
+import type { SheetColumn } from '../../section.ts';
+import { builtinSection } from '../builtin.ts';
+
+/** The period's top tools, once per run (the figures and the check both read it). */
+const topToolsOf = (run: Run) => run.once('tools.top', () => topTools(run.rows.tools, run.topN));
+
+/** Columns of the `Models` sheet. */
+function modelColumns(model: ReportModel): SheetColumn<ModelCreditsRow>[] {
+  return [
+    field('model_id', 'text'),
+    field('model_tier', 'text'),
+    field('credits', 'integer'),
+    field('share', 'share'),
+    ...costColumn<ModelCreditsRow>(model, (m) => m.credits),
+    field('input_tokens', 'integer'),
+    field('output_tokens', 'integer'),
+  ];
+}
+
+/** One row of the `Tools` sheet: tools, MCP servers, skills, slash commands and hooks in one list. */
+interface ToolSheetRow {
+  category: string;
+  name: string;
+  detail: string | null;
+  count: number;
+  share: number | null;
+}
+
+function toolColumns(): SheetColumn<ToolSheetRow>[] {
+  return [
+    field('category', 'text'),
+    field('name', 'text'),
+    field('detail', 'text'),
+    field('count', 'integer'),
+    field('share', 'share'),
+  ];
+}
+
+function toolRows(model: ReportModel): ToolSheetRow[] {
+  const t = model.tools;
+  return [
+    ...t.top.map((x) => ({ category: 'tool', name: x.name, detail: null, count: x.count, share: x.share })),
+    ...t.mcpServers.map((x) => ({
+      category: 'mcp_server',
+      name: x.name,
+      detail: x.spellings.map((s) => `${s.name} (${s.count})`).join(', '),
+      count: x.count,
+      share: x.share,
+    })),
+    ...t.skills.map((x) => ({
+      category: 'skill',
+      name: x.name,
+      detail: null,
+      count: x.count,
+      share: x.share,
+    })),
+    ...t.slashCommands.map((x) => ({
+      category: 'slash_command',
+      name: x.name,
+      detail: null,
+      count: x.count,
+      share: x.share,
+    })),
+    ...t.hooks.flatMap((h) =>
+      h.commands.length
+        ? h.commands.map((c) => ({
+            category: 'hook',
+            name: h.event,
+            detail: [c.matcher, c.command].filter((v) => v !== null).join(' → ') || null,
+            count: c.count,
+            share: model.tools.hooksTotal > 0 ? c.count / model.tools.hooksTotal : null,
+          }))
+        : [{ category: 'hook', name: h.event, detail: null, count: h.count, share: h.share }],
+    ),
+  ];
+}
+
+export const tools = builtinSection('tools', {
+  id: 'tools',
+  title: 'Tools, MCP servers, skills, slash commands and hooks',
+  compute: (context) => {
+    const run = runOf(context);
+    const top = topToolsOf(run);
+    const mcp = mergeMcpServers(run.rows.tools);
+    const hooks = hooksByEvent(run.rows.tools);
+    return {
+      total: top.total,
+      top: top.top,
+      unparseable: top.unparseable,
+      mcpTotal: mcp.total,
+      mcpServers: mcp.servers,
+      ...skillsAndCommands(run.rows.tools, run.topN),
+      hooksTotal: hooks.total,
+      hooks: hooks.hooks,
+    };
+  },
+  checks: (context, tools) => {
+    const top = topToolsOf(runOf(context));
+    return [
+      mcpCaseMerged(tools.mcpServers),
+      unparseableToolNames(top.unparseable, top.unparseableNames),
+    ].filter((f): f is DataQualityFinding => f !== null);
+  },
+  definitions: [
+    {
+      id: 'tools',
+      term: 'Tools, MCP servers, skills, commands, hooks',
+      text: 'MCP server names that differ only in letter case are one server, shown under its most frequent spelling (MCP tool names mcp__server__tool merge the same way). A tool name is a plausible identifier when it has 1 to 128 characters, starts with an ASCII letter or underscore and contains only ASCII letters, digits, underscores and hyphens; other names are parsing artifacts, counted under "(unparseable)", left out of the top lists and reported under data quality.',
+    },
+  ],
+  partial: { file: fileURLToPath(new URL('./tools.hbs', import.meta.url)) },
+  sheets: [
+    { name: 'Models', columns: modelColumns, rows: (model) => model.credits.byModel },
+    { name: 'Tools', columns: toolColumns, rows: toolRows },
+  ],
+});
