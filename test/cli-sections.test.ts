@@ -101,6 +101,36 @@ describe('configured sections', () => {
     ]);
   }, 120_000);
 
+  it('re-renders a snapshot offline with the configured sections (the cover too is a section)', async () => {
+    const first = tempDir();
+    const run = await cli(['monthly', '--month', '2026-10', '--out', first, '--formats', 'json'], {
+      env: envFor(emulator),
+    });
+    expect(run.code, run.err).toBe(0);
+    const out = tempDir();
+    const again = await cli(
+      [
+        'render',
+        '--snapshot',
+        join(first, 'snapshot'),
+        '--out',
+        out,
+        '--formats',
+        'html,xlsx',
+        '--sections',
+        'tools,cover',
+      ],
+      { env: envFor(emulator) },
+    );
+    expect(again.code, again.err).toBe(0);
+    const html = readFileSync(file(out, '.html'), 'utf8');
+    const ids = [...html.matchAll(/<section class="(section|cover)"(?: id="([^"]+)")?/g)].map(
+      (m) => m[2] ?? m[1],
+    );
+    expect(ids).toEqual(['tools', 'cover']);
+    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual(['Models', 'Tools']);
+  }, 120_000);
+
   it('refuses a name that is neither a built-in section nor an installed package, before fetching', async () => {
     const run = await cli(
       ['monthly', '--month', '2026-10', '--out', tempDir(), '--sections', 'summary,weather'],

@@ -79,7 +79,7 @@ const pdf: DocumentFormat = {
   async write(file, context) {
     const { model, options } = context;
     const page = await context.html();
-    const { reportTitle, periodLabel } = await import('./report-view.ts');
+    const { reportTitle, periodLabel } = await import('./internal/report-view.ts');
     const own = options.pdfRenderer ? undefined : await (await import('./pdf.ts')).createPdfRenderer();
     const renderer = own ?? (await options.pdfRenderer!());
     try {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE_STRINGS, makeFixtureModel } from './__fixtures__/report-model.ts';
 import { formatFigure } from './format.ts';
 import { renderHtml } from './html.ts';
-import { TemplateDirectoryError } from './template-files.ts';
+import { TemplateDirectoryError } from './internal/template-files.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'render-html-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

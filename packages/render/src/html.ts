@@ -5,10 +5,10 @@
  */
 import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
 import { fontFaceCss } from './fonts.ts';
-import { createReportEnvironment } from './handlebars-env.ts';
-import { reportCharts } from './report-charts.ts';
-import { reportView } from './report-view.ts';
-import { COMPILE_OPTIONS, loadTemplates, sectionPartials } from './template-compile.ts';
+import { createReportEnvironment } from './internal/handlebars-env.ts';
+import { reportCharts } from './internal/report-charts.ts';
+import { reportView } from './internal/report-view.ts';
+import { COMPILE_OPTIONS, loadTemplates, sectionPartials } from './internal/template-compile.ts';
 
 /** Options of {@link renderHtml}. */
 export interface RenderHtmlOptions {

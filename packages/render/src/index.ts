@@ -1,12 +1,14 @@
 /**
- * @orgreport/render: the report model as HTML, PDF (Puppeteer with the system Chromium) and an
- * Excel workbook (ExcelJS).
+ * @orgreport/render: turns a report model into documents. {@link renderDocuments} renders the chosen
+ * formats in one call from a registry of formats by name (`json`, `html`, `pdf`, `xlsx`;
+ * {@link registerFormat} adds one); the report's sections lay out the HTML and PDF and write the
+ * workbook's sheets. The pieces behind it are also here: {@link renderHtml}, {@link createPdfRenderer}
+ * (Puppeteer with the system Chromium), {@link writeWorkbook} (ExcelJS), the number formatter and the
+ * credit-limits workbook. Everything else is internal.
  *
  * @module @orgreport/render
  */
-export { type ChartSeries, type ChartSize, renderChartSvg } from './charts.ts';
 export {
-  blockedRequestsWarning,
   type DocumentContext,
   type DocumentFormat,
   documentFormats,
@@ -15,30 +17,23 @@ export {
   renderDocuments,
 } from './documents.ts';
 export {
-  EXCEL_DATE_FORMAT,
-  EXCEL_FORMATS,
   formatCurrency,
   formatFigure,
   formatFigureChange,
   formatFigurePrevious,
   formatValue,
-  kindOfFigure,
-  kindOfUnit,
   NOT_AVAILABLE,
-  type ValueKind,
 } from './format.ts';
 export { type RenderHtmlOptions, renderHtml } from './html.ts';
+export { periodLabel, reportTitle } from './internal/report-view.ts';
+export { validateTemplateDirs } from './internal/template-compile.ts';
+export { TemplateDirectoryError } from './internal/template-files.ts';
 export {
   createPdfRenderer,
   type PdfDocumentOptions,
   type PdfRenderer,
   type PdfRendererOptions,
 } from './pdf.ts';
-export { periodLabel, reportTitle } from './report-view.ts';
-export { validateTemplateDirs } from './template-compile.ts';
-export { TemplateDirectoryError } from './template-files.ts';
-export { looksLikeFormula } from './workbook/cell-values.ts';
-export { EXCEL_MAX_ROWS } from './workbook/data-sheet.ts';
 export {
   type LimitsTemplateRow,
   type LimitsWorkbookRow,

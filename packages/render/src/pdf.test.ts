@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWithOpenpyxl, records, sheet } from './__fixtures__/openpyxl.ts';
 import { HOSTILE_STRINGS, makeFixtureModel } from './__fixtures__/report-model.ts';
 import { renderHtml } from './html.ts';
+import { periodLabel, reportTitle } from './internal/report-view.ts';
 import { createPdfRenderer, type PdfRenderer } from './pdf.ts';
-import { periodLabel, reportTitle } from './report-view.ts';
 import { writeWorkbook } from './workbook/workbook.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'render-pdf-'));

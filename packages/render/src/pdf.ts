@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { shortText, withoutBidiControls } from './display-text.ts';
-import { withPdfInfo } from './pdf-info.ts';
+import { withPdfInfo } from './internal/pdf-info.ts';
 
 /** Options of {@link createPdfRenderer}. */
 export interface PdfRendererOptions {

@@ -2,5 +2,5 @@
  * `@orgreport/render/templates`: checks template directories without loading the renderer (no
  * ECharts, ExcelJS or Puppeteer), so a command can refuse a broken template before it starts work.
  */
-export { validateTemplateDirs } from './template-compile.ts';
-export { TemplateDirectoryError } from './template-files.ts';
+export { validateTemplateDirs } from './internal/template-compile.ts';
+export { TemplateDirectoryError } from './internal/template-files.ts';

@@ -37,6 +37,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
     includeSnapshot: false,
     formats,
     attachXlsx: options.attachXlsx,
+    ...(sections && { sections }),
   });
   if (options.json) ctx.io.stdout.write(reportSummary('render', result, started));
   else if (reporter.enabled('info'))

@@ -138,7 +138,7 @@ async function deliver(
   const attach = files.filter(
     (f) => f.path.endsWith('.pdf') || (options.attachXlsx && f.path.endsWith('.xlsx')),
   );
-  const { formatFigure } = await import('@orgreport/render');
+  const { formatFigure } = await import('@orgreport/render/format');
   const message = await composeMail(
     model,
     attach.map((f) => basename(f.path)),

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderHtml } from '../html.ts';
+import { periodLabel, reportTitle } from '../internal/report-view.ts';
 import { createPdfRenderer } from '../pdf.ts';
-import { periodLabel, reportTitle } from '../report-view.ts';
 import { writeWorkbook } from '../workbook/workbook.ts';
 import { makeFixtureModel } from './report-model.ts';
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeFixtureModel } from './__fixtures__/report-model.ts';
-import { renderHtml } from './html.ts';
-import { validateTemplateDirs } from './index.ts';
+import { makeFixtureModel } from '../__fixtures__/report-model.ts';
+import { renderHtml } from '../html.ts';
+import { validateTemplateDirs } from '../index.ts';
 import { TemplateDirectoryError } from './template-files.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'render-templates-'));

@@ -2,7 +2,7 @@
  * Data-quality details (plain JSON of any shape) as readable lines for the report: no raw JSON,
  * `{ name, count }`-like objects as "name (count)", long lists cut with "and N more".
  */
-import { formatValue, NOT_AVAILABLE } from './format.ts';
+import { formatValue, NOT_AVAILABLE } from '../format.ts';
 
 /** Limits of {@link detailLines}. */
 export interface DetailTextLimits {

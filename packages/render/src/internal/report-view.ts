@@ -4,7 +4,7 @@
  * templates format with the helpers.
  */
 import type { Figure, FigureId, ReportModel, UserMonthRow } from '@orgreport/metrics';
-import { displaySafe } from './display-text.ts';
+import { displaySafe } from '../display-text.ts';
 
 /** Figures shown as cards at the top of the executive summary. */
 export const HEADLINE_IDS: ReadonlyArray<FigureId> = [

@@ -3,7 +3,7 @@
  * `{{chart "name"}}`.
  */
 import type { ReportModel } from '@orgreport/metrics';
-import { barChart, lineChart, rankingChart, shareChart } from './charts.ts';
+import { barChart, lineChart, rankingChart, shareChart } from '../charts.ts';
 
 const AUTONOMY_LEVELS = [
   ['auto_high', 'auto high'],
