@@ -12,7 +12,6 @@ export { CHANGED_REDACTED, SECURITY_SETTINGS } from './internal/transforms/contr
 export { MIX_TOLERANCE, USERS_TOTAL_TOLERANCE } from './internal/transforms/data-quality.ts';
 export { READINESS_LEVEL_NAMES } from './internal/transforms/readiness.ts';
 export { UNPARSEABLE } from './internal/transforms/tools.ts';
-export type { UserDayData } from './internal/transforms/user-days.ts';
 export { ADDITIVE_FIELDS as DAILY_SUMS } from './internal/transforms/weekly-rollup.ts';
 export * from './model.ts';
 export {
@@ -31,9 +30,11 @@ export {
   type SectionInputs,
   type SectionSheet,
   type SharedComputations,
+  type SharedTable,
   type SheetColumn,
   type SheetColumnKind,
   type TableSheet,
+  type UserDayEncoding,
   type ValueKind,
 } from './section.ts';
 export {

@@ -14,8 +14,6 @@ import type {
   TokensDay,
   ToolsDay,
 } from '@orgreport/api-core';
-import type { ColumnTable } from 'arquero';
-import type { UserDayData } from './internal/transforms/user-days.ts';
 import type {
   DailyRow,
   DataQualityFinding,
@@ -102,14 +100,45 @@ export interface SectionInputs {
 }
 
 /**
+ * A column table of the shared computations: an arquero `ColumnTable` (`import type { ColumnTable }
+ * from 'arquero'` to use its verbs), declared here by what every reader needs, so that the package's
+ * types do not depend on arquero's.
+ */
+export interface SharedTable {
+  numRows(): number;
+  columnNames(): string[];
+  /** The values of a column, in row order. */
+  array(name: string): ArrayLike<unknown>;
+}
+
+/**
+ * The snapshot's `/users` rows as one table with integer-coded keys, and the dictionaries that
+ * decode them: `uid` indexes `userIds` and `emails`, `lvl` `levels`, `mdl` `models` and `modelTiers`,
+ * `lng` `languageSets`; `day` counts days since 1970-01-01, `wk` ISO weeks (Mondays since the epoch),
+ * `active` is 1 for a day with tool calls, messages or sessions. The other columns are the
+ * snapshot's.
+ */
+export interface UserDayEncoding {
+  table: SharedTable;
+  userIds: string[];
+  /** Latest non-null e-mail of each user in the snapshot (by uid). */
+  emails: Array<string | null>;
+  levels: Array<string | null>;
+  models: Array<string | null>;
+  /** Model tier seen with each model (the first non-null one). */
+  modelTiers: Array<string | null>;
+  languageSets: string[][];
+}
+
+/**
  * What every section shares, computed once per run (the same values the model holds under the
  * same names where it has them).
  */
 export interface SharedComputations {
-  /** The snapshot's `/users` rows as one table with integer-coded keys, and the dictionaries decoding them. */
-  userDays: UserDayData;
+  /** The snapshot's `/users` rows, encoded once. */
+  userDays: UserDayEncoding;
   /** The rows of `userDays.table` dated inside the period. */
-  periodUserDays: ColumnTable;
+  periodUserDays: SharedTable;
   /** The period's daily series (`model.daily`). */
   daily: readonly DailyRow[];
   /** The ISO weeks intersecting the period (`model.weekly`). */
