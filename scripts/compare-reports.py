@@ -7,7 +7,8 @@ Checks, for the one report of each folder: the JSON model (equal as data, and by
 cell of every workbook sheet in order (values, formulas and number formats, read with openpyxl), the
 PDF's text (pdftotext) and page count, and the HTML's section ids in order. What differs between two
 runs of the demo by design is left out: the emulator's random port in `source.baseUrl` and the
-per-run salted fingerprints of redacted secrets (`[redacted:0123abcd]`). Exits 1 on any difference.
+per-run salted fingerprints of redacted secrets (`[redacted:0123abcd]`) and the run's own
+times (`generatedAt`, `fetchedAt`). Exits 1 on any difference.
 """
 
 import glob
@@ -23,6 +24,8 @@ SALTED = re.compile(r"\[redacted:[0-9a-f]{8}\]")
 # In the PDF's text a fingerprint may wrap onto the next line of its table cell.
 SALTED_WRAPPED = re.compile(r"\[redacted:[0-9a-f]{0,8}(\s+[0-9a-f]{1,8})?\]")
 PORT = re.compile(r"http://127\.0\.0\.1:\d+")
+# When the run happened: the report's generatedAt and the snapshot's fetchedAt.
+RUN_TIME = re.compile(r'"(generatedAt|fetchedAt)": "[^"]*"')
 
 
 def one(folder, ext):
@@ -33,6 +36,7 @@ def one(folder, ext):
 
 
 def normal(text):
+    text = RUN_TIME.sub(r'"\1": "RUN_TIME"', text)
     return PORT.sub("http://127.0.0.1:PORT", SALTED.sub("[redacted:SALTED]", text))
 
 
