@@ -7,7 +7,6 @@
  * the manifest (`unknownFields`), so schema drift shows under data quality instead of vanishing.
  */
 import {
-  addDays,
   type Clock,
   type ControlChange,
   type DayRange,
@@ -24,6 +23,8 @@ import {
   UserDayColumnsBuilder,
   utcDay,
 } from '@orgreport/api-core';
+import { revisionPlace } from './control-range.ts';
+import { periodNotes } from './period-notes.ts';
 import { RowChecker } from './row-checks.ts';
 
 /** What fetching has done so far, reported after each page. */
@@ -57,6 +58,11 @@ export interface FetchSnapshotOptions {
   secrets?: ReadonlyArray<string>;
   /** `/users` rows per page (1..100, default 100). */
   usersPageSize?: number;
+  /**
+   * Fetch the organization users and the readiness reports, which are not dated (default true);
+   * false leaves them empty, as a store does for all but one of the spans of a sync.
+   */
+  lists?: boolean;
   onProgress?: (progress: FetchProgress) => void;
   signal?: AbortSignal;
 }
@@ -120,18 +126,17 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
     counted('tools', client.analytics.tools(days, reqOptions)),
     counted('activity', client.analytics.activity(days, reqOptions)),
     counted('productivity', client.analytics.productivity(days, reqOptions)),
-    collect<OrgUser>('orgUsers', client.orgUsers.list({ limit: 100 }, reqOptions).pages()),
-    collect<ReadinessReport>('readiness', client.readiness.list({ limit: 100 }, reqOptions).pages()),
+    options.lists === false
+      ? []
+      : collect<OrgUser>('orgUsers', client.orgUsers.list({ limit: 100 }, reqOptions).pages()),
+    options.lists === false
+      ? []
+      : collect<ReadinessReport>('readiness', client.readiness.list({ limit: 100 }, reqOptions).pages()),
     controlsOfRange(client, period.end, range.start, reqOptions, () => tick('controls')),
     userDaysDone,
   ]);
 
-  const notes: string[] = [];
-  if (period.clampedStart) notes.push(`analytics data starts on ${period.start}: the period was cut there`);
-  if (period.endsEarly) notes.push(`partial report: the month is not over, data runs to ${period.end}`);
-  if (!comparison) notes.push('no comparison period: the previous month has no analytics data');
-  else if (comparison.clampedStart)
-    notes.push(`the comparison period starts on ${comparison.start} (first day of data)`);
+  const notes = periodNotes(period, comparison);
 
   const orgId = redact(tokens.meta.org_id);
   const snapshot: Snapshot = {
@@ -187,14 +192,13 @@ async function controlsOfRange(
   onPage: () => void,
 ): Promise<ControlChange[]> {
   const kept: ControlChange[] = [];
-  const lastInstant = addDays(periodEnd, 1);
   for await (const page of client.controls.history({ limit: 100 }, reqOptions).pages()) {
     onPage();
     for (const change of page.items) {
-      const day = dayOf(change.updatedAt);
-      if (day !== null && day >= lastInstant) continue; // after the period
+      const place = revisionPlace(change, periodEnd, rangeStart);
+      if (place === 'after') continue;
       kept.push(change);
-      if (day !== null && day < rangeStart) return kept; // the baseline revision
+      if (place === 'baseline') return kept;
     }
   }
   return kept;
@@ -221,10 +225,4 @@ export function collectUnknownKeys(
     }
   }
   return into;
-}
-
-/** The UTC day of an ISO instant, or null when it cannot be read (kept rather than dropped). */
-function dayOf(instant: string): string | null {
-  const t = Date.parse(instant);
-  return Number.isNaN(t) ? null : utcDay(t);
 }
