@@ -10,8 +10,14 @@ export type {
   SnapshotManifest,
   UserDayColumns,
 } from '@orgreport/api-core';
-export { type RevisionPlace, revisionPlace, revisionsInRange } from './control-range.ts';
+export { dayOf, type RevisionPlace, revisionPlace, revisionsInRange } from './control-range.ts';
 export { MANIFEST_FILE, readSnapshot, SnapshotError, USER_DAYS_FILE, writeSnapshot } from './disk.ts';
-export { type FetchProgress, type FetchSnapshotOptions, fetchedRangeOf, fetchSnapshot } from './fetch.ts';
+export {
+  collectUnknownKeys,
+  type FetchProgress,
+  type FetchSnapshotOptions,
+  fetchedRangeOf,
+  fetchSnapshot,
+} from './fetch.ts';
 export { type FetchRangeOptions, fetchRange, rangePeriod } from './fetch-range.ts';
 export { periodNotes } from './period-notes.ts';

@@ -1,0 +1,150 @@
+/**
+ * The embedded engine: an in-memory DuckDB that stages rows from JS (appended in chunks), writes
+ * and reads Parquet files, and hands results back as plain JS values. Every SQL text the store
+ * builds quotes its literals through {@link sqlString}.
+ */
+import {
+  BOOLEAN,
+  DOUBLE,
+  type DuckDBConnection,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
+  INTEGER,
+  LIST,
+  listValue,
+  VARCHAR,
+} from '@duckdb/node-api';
+import type { RowTable } from './rows.ts';
+import type { ColumnSpec, ColumnType } from './schema.ts';
+
+/** DuckDB's vector size: a data chunk holds at most this many rows. */
+const CHUNK_ROWS = 2048;
+
+/** A SQL string literal. */
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** A SQL identifier. */
+export function sqlName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** How a column is staged from JS values: its staging type and the expression that gives the stored type. */
+const STAGING: Record<ColumnType, { type: DuckDBType; stored: (c: string) => string }> = {
+  VARCHAR: { type: VARCHAR, stored: (c) => c },
+  DOUBLE: { type: DOUBLE, stored: (c) => c },
+  BIGINT: { type: DOUBLE, stored: (c) => `CAST(${c} AS BIGINT)` },
+  INTEGER: { type: INTEGER, stored: (c) => c },
+  BOOLEAN: { type: BOOLEAN, stored: (c) => c },
+  DATE: { type: VARCHAR, stored: (c) => `CAST(${c} AS DATE)` },
+  // Unix milliseconds in, a UTC instant out.
+  TIMESTAMPTZ: { type: DOUBLE, stored: (c) => `make_timestamptz(CAST(round(${c} * 1000) AS BIGINT))` },
+  'VARCHAR[]': { type: LIST(VARCHAR), stored: (c) => c },
+};
+
+/** The expression that reads a stored column back as the JS value the snapshot holds. */
+export function readExpression(column: ColumnSpec): string {
+  const c = sqlName(column.name);
+  switch (column.type) {
+    case 'DATE':
+      return `strftime(${c}, '%Y-%m-%d') AS ${c}`;
+    case 'TIMESTAMPTZ':
+      return `CAST(epoch_ms(${c}) AS DOUBLE) AS ${c}`;
+    case 'BIGINT':
+      return `CAST(${c} AS DOUBLE) AS ${c}`;
+    default:
+      return c;
+  }
+}
+
+/** The expression that turns a staged column into its stored type. */
+export function storedExpression(column: ColumnSpec): string {
+  return `${STAGING[column.type].stored(sqlName(column.name))} AS ${sqlName(column.name)}`;
+}
+
+/** A JS value of a column as the appender takes it. */
+function stagedValue(type: ColumnType, value: unknown): DuckDBValue {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'VARCHAR[]':
+      return listValue((value as unknown[]).map((v) => (v === null || v === undefined ? null : String(v))));
+    case 'VARCHAR':
+    case 'DATE':
+      return typeof value === 'string' ? value : String(value);
+    case 'BOOLEAN':
+      return Boolean(value);
+    default:
+      return typeof value === 'number' ? value : Number(value);
+  }
+}
+
+/** An open in-memory DuckDB with one connection. */
+export class Engine {
+  #tables = 0;
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+  ) {}
+
+  /** Opens an engine; instants are read and written in UTC. */
+  static async open(): Promise<Engine> {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    await connection.run("SET TimeZone = 'UTC'");
+    return new Engine(instance, connection);
+  }
+
+  async run(sql: string): Promise<void> {
+    await this.connection.run(sql);
+  }
+
+  /** The result of `sql` as one array per column, keyed by column name. */
+  async columns(sql: string): Promise<Record<string, unknown[]>> {
+    const reader = await this.connection.runAndReadAll(sql);
+    return reader.getColumnsObjectJS() as Record<string, unknown[]>;
+  }
+
+  /** The result of `sql` as row objects. */
+  async rows(sql: string): Promise<Array<Record<string, unknown>>> {
+    const reader = await this.connection.runAndReadAll(sql);
+    return reader.getRowObjectsJS() as Array<Record<string, unknown>>;
+  }
+
+  /**
+   * Appends `table`'s rows to a new table of the in-memory database (staging types, plus `__month`) and returns
+   * its name. Values go in by chunks of 2,048 rows, never as one SQL text.
+   */
+  async stage(columns: readonly ColumnSpec[], table: RowTable): Promise<string> {
+    const name = `staged_${++this.#tables}`;
+    const specs = [...columns, { name: '__month', type: 'VARCHAR', doc: '' } as ColumnSpec];
+    await this.connection.run(
+      `CREATE TABLE ${name} (${specs.map((c) => `${sqlName(c.name)} ${STAGING[c.type].type.toString()}`).join(', ')})`,
+    );
+    const appender = await this.connection.createAppender(name);
+    const types = specs.map((c) => STAGING[c.type].type);
+    const source = specs.map((c) => (c.name === '__month' ? table.months : table.columns[c.name]!));
+    for (let from = 0; from < table.length; from += CHUNK_ROWS) {
+      const to = Math.min(table.length, from + CHUNK_ROWS);
+      const chunk = DuckDBDataChunk.create(types, to - from);
+      chunk.setColumns(
+        source.map((values, i) => {
+          const type = specs[i]!.type;
+          const out: DuckDBValue[] = new Array(to - from);
+          for (let r = from; r < to; r++) out[r - from] = stagedValue(type, values[r]);
+          return out;
+        }),
+      );
+      appender.appendDataChunk(chunk);
+    }
+    appender.closeSync();
+    return name;
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}

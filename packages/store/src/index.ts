@@ -1,0 +1,32 @@
+/**
+ * @orgreport/store: every month of an organization kept as Hive-partitioned Parquet datasets
+ * (`<store>/<dataset>/org_id=<id>/month=<YYYY-MM>/part-0.parquet`, columns in docs/store.md), with
+ * DuckDB as the embedded engine. {@link syncStore} fetches the days a store lacks; {@link readPeriod}
+ * reads a report period back as a snapshot; {@link StoreQuery} runs SQL over the datasets;
+ * {@link monthlySummaries} gives a trend's months in one query; {@link rebuildStore} rebuilds the
+ * datasets from the raw fetches the store keeps.
+ *
+ * @module @orgreport/store
+ */
+export { StoreError, StoreLockedError, StoreQueryError } from './errors.ts';
+export { hiveValue, PART_FILE, STORE_FILE, StoreLayout } from './layout.ts';
+export { lockOrganization, type StoreLock } from './lock.ts';
+export { type ReadPeriodOptions, readPeriod } from './read-period.ts';
+export {
+  type ColumnSpec,
+  type ColumnType,
+  DATASETS,
+  type DatasetSpec,
+  STORE_SCHEMA_VERSION,
+} from './schema.ts';
+export type { MonthInfo, OrgState } from './state.ts';
+export { readState } from './state.ts';
+export { openStore, storeDescription } from './store-file.ts';
+export {
+  type SyncOptions,
+  type SyncProgress,
+  type SyncResult,
+  spansToFetch,
+  syncStore,
+  wantedDays,
+} from './sync.ts';

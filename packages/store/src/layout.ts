@@ -1,0 +1,59 @@
+/**
+ * Where everything lives in a store folder. The datasets follow the Hive layout that engines read:
+ * `<store>/<dataset>/org_id=<id>/month=<YYYY-MM>/part-0.parquet`. Everything else starts with `_`,
+ * which Spark, Hive and Trino skip: `_store.json` (schema version and columns), `_state/` (the days
+ * each organization holds), `_raw/` (every sync's fetched snapshot, compressed), `_locks/`, `_tmp/`.
+ */
+import { join } from 'node:path';
+
+/** The one file of a partition. Replacing it is a rename over it, which is atomic. */
+export const PART_FILE = 'part-0.parquet';
+export const STORE_FILE = '_store.json';
+
+/**
+ * A partition value as Hive writes it: letters, digits, `_`, `.` and `-` as they are, any other
+ * character as `%XX` (UTF-8 bytes).
+ */
+export function hiveValue(value: string): string {
+  return Array.from(new TextEncoder().encode(value), (b) => {
+    const c = String.fromCharCode(b);
+    return /[A-Za-z0-9_.-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }).join('');
+}
+
+/** Paths of one store folder. */
+export class StoreLayout {
+  constructor(readonly root: string) {}
+
+  get storeFile(): string {
+    return join(this.root, STORE_FILE);
+  }
+  get tmp(): string {
+    return join(this.root, '_tmp');
+  }
+  datasetDir(dataset: string): string {
+    return join(this.root, dataset);
+  }
+  orgDir(dataset: string, orgId: string): string {
+    return join(this.root, dataset, `org_id=${hiveValue(orgId)}`);
+  }
+  partitionDir(dataset: string, orgId: string, month: string): string {
+    return join(this.orgDir(dataset, orgId), `month=${month}`);
+  }
+  partitionFile(dataset: string, orgId: string, month: string): string {
+    return join(this.partitionDir(dataset, orgId, month), PART_FILE);
+  }
+  /** Every partition file of a dataset, as a glob DuckDB reads. */
+  datasetGlob(dataset: string): string {
+    return join(this.root, dataset, '*', '*', 'part-*.parquet');
+  }
+  stateFile(orgId: string): string {
+    return join(this.root, '_state', `org_id=${hiveValue(orgId)}.json`);
+  }
+  lockFile(orgId: string): string {
+    return join(this.root, '_locks', `org_id=${hiveValue(orgId)}.lock`);
+  }
+  rawDir(orgId: string): string {
+    return join(this.root, '_raw', `org_id=${hiveValue(orgId)}`);
+  }
+}

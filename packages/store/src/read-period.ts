@@ -1,0 +1,237 @@
+/**
+ * `readPeriod`: a report period and its comparison period read back from the store as the very
+ * {@link Snapshot} a fresh fetch of the same days gives, so `buildReportModel` runs on it unchanged.
+ */
+import { stat } from 'node:fs/promises';
+import {
+  type DayRange,
+  type MonthPeriod,
+  SNAPSHOT_FORMAT_VERSION,
+  type Snapshot,
+  USER_DAY_COLUMNS,
+  type UserDayColumns,
+} from '@orgreport/api-core';
+import { fetchedRangeOf, periodNotes, revisionsInRange } from '@orgreport/snapshot';
+import { Engine, readExpression, sqlString } from './engine.ts';
+import { StoreError } from './errors.ts';
+import { entries } from './files.ts';
+import type { StoreLayout } from './layout.ts';
+import {
+  activityFromRows,
+  controlsFromRows,
+  hookEventsFromRows,
+  orgUsersFromRows,
+  productivityFromRows,
+  readinessFromRows,
+  tokensFromRows,
+  toolsFromRows,
+} from './rows.ts';
+import { datasetSpec } from './schema.ts';
+import {
+  mergeRowChecks,
+  mergeUnknownFields,
+  missingSpans,
+  type OrgState,
+  readState,
+  splitByMonth,
+} from './state.ts';
+import { openStore } from './store-file.ts';
+
+export interface ReadPeriodOptions {
+  /** Display name of the organization (default: the name of its last sync, else its id). */
+  organizationName?: string;
+  /** Include the hook log's events of the days (as a fetch with a hook log does). */
+  hookEvents?: boolean;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads one organization's datasets from the partitions of some months. */
+class DatasetReader {
+  constructor(
+    private readonly engine: Engine,
+    private readonly layout: StoreLayout,
+    private readonly orgId: string,
+  ) {}
+
+  /** The months of a dataset the organization has partitions of. */
+  async months(dataset: string): Promise<string[]> {
+    return (await entries(this.layout.orgDir(dataset, this.orgId)))
+      .map((d) => /^month=(\d{4}-\d{2})$/.exec(d)?.[1])
+      .filter((m): m is string => m !== undefined);
+  }
+
+  private async files(dataset: string, months: readonly string[]): Promise<string[]> {
+    const files = months.map((m) => this.layout.partitionFile(dataset, this.orgId, m));
+    const present = await Promise.all(files.map(exists));
+    return files.filter((_, i) => present[i]);
+  }
+
+  private async select(
+    dataset: string,
+    months: readonly string[],
+    where: string,
+    order: string,
+  ): Promise<string | null> {
+    const files = await this.files(dataset, months);
+    if (files.length === 0) return null;
+    const spec = datasetSpec(dataset);
+    return `SELECT ${spec.columns.map(readExpression).join(', ')} FROM read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where} ORDER BY ${order}`;
+  }
+
+  /** Rows of `dataset` in `months` matching `where`, ordered. */
+  async rows(
+    dataset: string,
+    months: readonly string[],
+    where = 'true',
+    order = 'ALL',
+  ): Promise<Array<Record<string, unknown>>> {
+    const sql = await this.select(dataset, months, where, order);
+    return sql ? this.engine.rows(sql) : [];
+  }
+
+  /** Columns of `dataset` in `months` matching `where`, ordered (empty columns when none). */
+  async columns(
+    dataset: string,
+    months: readonly string[],
+    where: string,
+    order: string,
+  ): Promise<Record<string, unknown[]>> {
+    const sql = await this.select(dataset, months, where, order);
+    if (sql) return this.engine.columns(sql);
+    return Object.fromEntries(datasetSpec(dataset).columns.map((c) => [c.name, []]));
+  }
+}
+
+/** A SQL condition: `column` (a DATE) within `range`. */
+function within(column: string, range: DayRange): string {
+  return `${column} BETWEEN DATE ${sqlString(range.start)} AND DATE ${sqlString(range.end)}`;
+}
+
+/** The state of an organization that holds every day of `range`, or an error that says what to run. */
+export async function stateHolding(layout: StoreLayout, orgId: string, range: DayRange): Promise<OrgState> {
+  const state = await readState(layout, orgId);
+  if (!state) {
+    throw new StoreError(
+      `the store ${layout.root} holds no data of organization ${orgId}; fill it with orgreport sync --store ${layout.root}`,
+    );
+  }
+  const missing = missingSpans(state.days, range);
+  if (missing.length > 0) {
+    const days = missing.map((s) => (s.start === s.end ? s.start : `${s.start}..${s.end}`)).join(', ');
+    throw new StoreError(
+      `the store ${layout.root} lacks ${days} of organization ${orgId}; fetch them with orgreport sync --store ${layout.root}`,
+    );
+  }
+  return state;
+}
+
+/**
+ * The snapshot of `period` (and `comparison`) of organization `orgId` from the store in `root`.
+ * Throws {@link StoreError} when the store lacks a day of them.
+ *
+ * @example
+ * const snapshot = await readPeriod('/srv/store', 'org_1', period, comparisonPeriod(period));
+ * const model = buildReportModel(snapshot, { generatedAt });
+ */
+export async function readPeriod(
+  root: string,
+  orgId: string,
+  period: MonthPeriod,
+  comparison: MonthPeriod | null,
+  options: ReadPeriodOptions = {},
+): Promise<Snapshot> {
+  const layout = await openStore(root);
+  const range = fetchedRangeOf(period, comparison);
+  const state = await stateHolding(layout, orgId, range);
+  const months = splitByMonth([range]).map((s) => s.start.slice(0, 7));
+  const engine = await Engine.open();
+  try {
+    const read = new DatasetReader(engine, layout, orgId);
+    const dated = (dataset: string) => read.rows(dataset, months, within('date', range), 'date, position');
+    const daily = (dataset: string) => read.rows(dataset, months, within('date', range), 'date');
+    // One connection runs one query at a time: the datasets are read one after the other.
+    const userDays = await read.columns('user_days', months, within('date', range), 'user_id, date');
+    const tokens = tokensFromRows(await daily('tokens_daily'), await dated('tokens_by_model'));
+    const tools = toolsFromRows({
+      daily: await daily('tools_daily'),
+      byTool: await dated('tools_by_tool'),
+      mcp: await dated('mcp_by_server'),
+      skills: await dated('skills_by_name'),
+      slash: await dated('slash_commands_by_name'),
+      hooks: await dated('hooks_by_event'),
+      levels: await dated('tool_autonomy_levels'),
+    });
+    const activity = activityFromRows(await daily('activity_daily'), await dated('activity_by_client'));
+    const productivity = productivityFromRows(
+      await daily('productivity_daily'),
+      await dated('productivity_by_extension'),
+      await dated('productivity_by_language'),
+    );
+    const readinessMonths = await read.months('readiness_reports');
+    const readiness = readinessFromRows(
+      await read.rows('readiness_reports', readinessMonths, 'true', 'created_at DESC, report_id'),
+      await read.rows('readiness_criteria', readinessMonths, 'true', 'report_id, position'),
+      await read.rows('readiness_apps', readinessMonths, 'true', 'report_id, position'),
+    );
+    const latestUsers = (await read.months('org_users')).at(-1);
+    const orgUsers = latestUsers
+      ? orgUsersFromRows(await read.rows('org_users', [latestUsers], 'true', 'position'))
+      : [];
+    const allRevisions = controlsFromRows(
+      await read.rows('control_revisions', await read.months('control_revisions'), 'true', 'revision DESC'),
+    );
+
+    const findings = months.map((m) => state.months[m]).filter((m) => m !== undefined);
+    let unknownFields = mergeUnknownFields({}, state.listsUnknownFields);
+    for (const f of findings) unknownFields = mergeUnknownFields(unknownFields, f.unknownFields);
+    const rowChecks = findings.reduce((all, f) => mergeRowChecks(all, f.rowChecks), mergeRowChecks());
+    const latest = findings.reduce((a, b) => (b.fetchedAt > a.fetchedAt ? b : a), {
+      fetchedAt: '',
+      toolVersion: '',
+    });
+
+    const snapshot: Snapshot = {
+      manifest: {
+        formatVersion: SNAPSHOT_FORMAT_VERSION,
+        organization: { id: orgId, name: options.organizationName ?? state.organizationName },
+        period,
+        comparison,
+        fetchedRange: range,
+        fetchedAt: latest.fetchedAt,
+        toolVersion: latest.toolVersion,
+        source: state.source,
+        counts: { requests: 0 },
+        checksums: {},
+        notes: periodNotes(period, comparison),
+        ...(Object.keys(unknownFields).length > 0 && { unknownFields }),
+        ...(rowChecks.length > 0 && { rowChecks }),
+      },
+      tokens,
+      tools,
+      activity,
+      productivity,
+      userDays: Object.fromEntries(
+        USER_DAY_COLUMNS.map((c) => [c, userDays[c] ?? []]),
+      ) as unknown as UserDayColumns,
+      orgUsers,
+      readiness,
+      controls: revisionsInRange(allRevisions, period.end, range.start),
+    };
+    if (options.hookEvents) {
+      snapshot.hookEvents = hookEventsFromRows(
+        await read.rows('hook_events', months, within('CAST(recorded_at AS DATE)', range), 'recorded_at'),
+      );
+    }
+    return snapshot;
+  } finally {
+    engine.close();
+  }
+}
