@@ -2,15 +2,14 @@
  * @orgreport/store: every month of an organization kept as Hive-partitioned Parquet datasets
  * (`<store>/<dataset>/org_id=<id>/month=<YYYY-MM>/part-0.parquet`, columns in docs/store.md), with
  * DuckDB as the embedded engine. {@link syncStore} fetches the days a store lacks; {@link readPeriod}
- * reads a report period back as a snapshot; {@link StoreQuery} runs SQL over the datasets;
- * {@link monthlySummaries} gives a trend's months in one query; {@link rebuildStore} rebuilds the
- * datasets from the raw fetches the store keeps.
+ * reads a report period back as a snapshot; {@link StoreQuery} runs SQL over the datasets.
  *
  * @module @orgreport/store
  */
 export { StoreError, StoreLockedError, StoreQueryError } from './errors.ts';
 export { hiveValue, PART_FILE, STORE_FILE, StoreLayout } from './layout.ts';
 export { lockOrganization, type StoreLock } from './lock.ts';
+export { type QueryResult, StoreQuery } from './query.ts';
 export { type ReadPeriodOptions, readPeriod } from './read-period.ts';
 export {
   type ColumnSpec,

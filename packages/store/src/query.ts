@@ -1,0 +1,95 @@
+/**
+ * SQL over a store: every dataset is a view of the same name over its Parquet files (Hive
+ * partitioning, so `org_id` and `month` are columns too), in an in-memory DuckDB.
+ */
+import { Engine, sqlName, sqlString } from './engine.ts';
+import { StoreQueryError } from './errors.ts';
+import { entries } from './files.ts';
+import type { StoreLayout } from './layout.ts';
+import { DATASETS, type DatasetSpec } from './schema.ts';
+import { openStore } from './store-file.ts';
+
+/** A query's result: column names and DuckDB types, rows of JSON values (dates and times as text). */
+export interface QueryResult {
+  columns: string[];
+  types: string[];
+  rows: unknown[][];
+}
+
+/** Whether a dataset has at least one partition file, any organization. */
+async function hasFiles(layout: StoreLayout, dataset: string): Promise<boolean> {
+  for (const org of await entries(layout.datasetDir(dataset))) {
+    for (const month of await entries(`${layout.datasetDir(dataset)}/${org}`)) {
+      if (
+        (await entries(`${layout.datasetDir(dataset)}/${org}/${month}`)).some((f) =>
+          /^part-.*\.parquet$/.test(f),
+        )
+      )
+        return true;
+    }
+  }
+  return false;
+}
+
+/** The view of a dataset: its files, or an empty relation of the same columns when it has none yet. */
+function viewSql(layout: StoreLayout, spec: DatasetSpec, withFiles: boolean): string {
+  const name = sqlName(spec.name);
+  if (withFiles) {
+    return `CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(layout.datasetGlob(spec.name))}, hive_partitioning = true, hive_types = {'org_id': VARCHAR, 'month': VARCHAR})`;
+  }
+  const columns = [
+    ...spec.columns.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlName(c.name)}`),
+    'CAST(NULL AS VARCHAR) AS org_id',
+    'CAST(NULL AS VARCHAR) AS month',
+  ];
+  return `CREATE VIEW ${name} AS SELECT ${columns.join(', ')} WHERE false`;
+}
+
+/** SQL over one store; `close` when done. */
+export class StoreQuery {
+  private constructor(private readonly engine: Engine) {}
+
+  /**
+   * Opens the store in `root` for queries (a folder that is not a store is a {@link StoreError}).
+   *
+   * @example
+   * const q = await StoreQuery.open('/srv/store');
+   * const { rows } = await q.run('SELECT month, sum(billable_tokens) FROM user_days GROUP BY ALL ORDER BY 1');
+   * q.close();
+   */
+  static async open(root: string): Promise<StoreQuery> {
+    const layout = await openStore(root);
+    const engine = await Engine.open();
+    try {
+      for (const spec of DATASETS) await engine.run(viewSql(layout, spec, await hasFiles(layout, spec.name)));
+    } catch (error) {
+      engine.close();
+      throw error;
+    }
+    return new StoreQuery(engine);
+  }
+
+  /** Runs `sql`; DuckDB's refusals (syntax, unknown table or column) become {@link StoreQueryError}. */
+  async run(sql: string): Promise<QueryResult> {
+    let reader: Awaited<ReturnType<Engine['connection']['runAndReadAll']>>;
+    try {
+      reader = await this.engine.connection.runAndReadAll(sql);
+    } catch (error) {
+      throw new StoreQueryError((error as Error).message, { cause: error });
+    }
+    const types = reader.columnTypes().map((t) => t.toString());
+    // DuckDB hands 64- and 128-bit integers (counts, sums of integers) over as text; within the
+    // safe range they are plain numbers.
+    const wide = types.map((t) => /^(U?BIGINT|U?HUGEINT)$/.test(t));
+    const rows = (reader.getRowsJson() as unknown[][]).map((row) =>
+      row.map((v, i) =>
+        wide[i] && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v,
+      ),
+    );
+    return { columns: reader.columnNames(), types, rows };
+  }
+
+  close(): void {
+    this.engine.close();
+  }
+}
