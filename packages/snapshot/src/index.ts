@@ -14,6 +14,7 @@ export { dayOf, type RevisionPlace, revisionPlace, revisionsInRange } from './co
 export { MANIFEST_FILE, readSnapshot, SnapshotError, USER_DAYS_FILE, writeSnapshot } from './disk.ts';
 export {
   collectUnknownKeys,
+  MAX_UNKNOWN_FIELD_NAMES,
   type FetchProgress,
   type FetchSnapshotOptions,
   fetchedRangeOf,
