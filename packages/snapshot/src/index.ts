@@ -14,11 +14,11 @@ export { dayOf, type RevisionPlace, revisionPlace, revisionsInRange } from './co
 export { MANIFEST_FILE, readSnapshot, SnapshotError, USER_DAYS_FILE, writeSnapshot } from './disk.ts';
 export {
   collectUnknownKeys,
-  MAX_UNKNOWN_FIELD_NAMES,
   type FetchProgress,
   type FetchSnapshotOptions,
   fetchedRangeOf,
   fetchSnapshot,
+  MAX_UNKNOWN_FIELD_NAMES,
 } from './fetch.ts';
 export { type FetchRangeOptions, fetchRange, rangePeriod } from './fetch-range.ts';
 export { periodNotes } from './period-notes.ts';
