@@ -3,19 +3,12 @@
  * terminal and plain lines otherwise. Every message passes through `scrubText` with the run's
  * secrets, so the API key never reaches a log.
  */
+import type { Logger } from '@orgreport/api-core';
 import { redactSecrets, scrubText } from '@orgreport/api-core/redact';
 import type { LogLevel } from './config/config.ts';
 import type { TextOut } from './io.ts';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-
-/** The logger shape handed to the packages (api-core's client, the emulator). */
-export interface Logger {
-  error(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  debug(message: string, fields?: Record<string, unknown>): void;
-}
 
 /** Progress of one stage: `update` while it runs, `done` once at its end. */
 export interface StageProgress {
@@ -23,7 +16,10 @@ export interface StageProgress {
   done(detail: string): void;
 }
 
-/** Writes log lines and stage progress to one stream (stderr), at or above a level. */
+/**
+ * Writes log lines and stage progress to one stream (stderr), at or above a level. It is api-core's
+ * {@link Logger}, the one logger type every package takes.
+ */
 export class Reporter implements Logger {
   private live = false;
   private lastDraw = 0;

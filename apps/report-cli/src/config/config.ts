@@ -7,11 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import type { LogLevel as CoreLogLevel } from '@orgreport/api-core';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
 
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+/** The levels a run may be set to: api-core's levels but `off` (errors are always shown). */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const satisfies ReadonlyArray<CoreLogLevel>;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
