@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { environmentVariables } from './config/settings.ts';
 import type { CommandContext } from './context.ts';
 import { EXIT, type ExitCode } from './errors.ts';
 import { COMMON, CONNECTION, RENDERING, withFlags } from './options.ts';
@@ -16,12 +17,7 @@ Exit codes:
   2  usage or input error (bad flag, month, config value, input or snapshot file)
   3  authentication or permission (missing or invalid API key, a key without the needed role)
 
-Environment: ORGREPORT_API_KEY, ORGREPORT_BASE_URL, ORGREPORT_APP_URL, ORGREPORT_SMTP_URL,
-ORGREPORT_MAIL_FROM, ORGREPORT_MAIL_TO, ORGREPORT_LOG_LEVEL (error|warn|info|debug), ORGREPORT_HOOK_LOG,
-ORGREPORT_OUT_DIR, ORGREPORT_FORMATS, ORGREPORT_TEMPLATES, ORGREPORT_ORG_NAME, ORGREPORT_MAX_RETRIES,
-ORGREPORT_PRICE_PER_CREDIT, ORGREPORT_CURRENCY, ORGREPORT_CHROMIUM, ORGREPORT_CONFIG,
-ORGREPORT_REQUEST_TIMEOUT, ORGREPORT_HEADERS_TIMEOUT, ORGREPORT_IDLE_TIMEOUT, ORGREPORT_MAX_RESPONSE_MIB,
-ORGREPORT_MAX_LIST_ITEMS, ORGREPORT_ALLOW_REDIRECT_TO, ORGREPORT_DEADLINE, ORGREPORT_SECTIONS.
+Environment: ${environmentVariables().join(', ')}.
 Flags win over the environment, which wins over the config file (--config).`;
 
 /** One API operation of `orgreport api <resource> <action>`. */

@@ -7,17 +7,39 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import type { LogLevel as CoreLogLevel } from '@orgreport/api-core';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
+import {
+  CONFIG_SETTING,
+  configFileSchema,
+  currency,
+  email,
+  emailList,
+  flagName,
+  flagProperty,
+  formats,
+  LOG_LEVELS,
+  MAX_RETRIES_LIMIT,
+  mebibytes,
+  minutes,
+  nonEmpty,
+  origin,
+  price,
+  REPORT_FORMATS,
+  type ReportFormat,
+  retries,
+  SETTINGS,
+  type SettingKey,
+  seconds,
+  sectionList,
+  smtpUrl,
+  url,
+  wholeCount,
+} from './settings.ts';
 
-/** The levels a run may be set to: api-core's levels but `off` (errors are always shown). */
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const satisfies ReadonlyArray<CoreLogLevel>;
+export { LOG_LEVELS, REPORT_FORMATS, type ReportFormat };
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Resolved settings of one run. */
 export interface Config {
@@ -102,22 +124,6 @@ export interface ConfigSources {
   cwd: string;
 }
 
-const url = z
-  .string()
-  .trim()
-  .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), 'expected an http(s) URL')
-  .transform((v) => v.replace(/\/+$/, ''));
-const smtpUrl = z
-  .string()
-  .trim()
-  .refine((v) => /^smtps?:\/\/[^\s]+/i.test(v) && URL.canParse(v), 'expected an smtp:// or smtps:// URL');
-const email = z.email('expected an e-mail address');
-const emailList = z.array(email).min(1, 'expected at least one e-mail address');
-const nonEmpty = z.string().trim().min(1, 'must not be empty');
-const formats = z
-  .array(z.enum(REPORT_FORMATS, `expected formats among ${REPORT_FORMATS.join(', ')}`))
-  .min(1, 'expected at least one format');
-
 /**
  * Retries of a failed request when no setting asks otherwise: more than the client library's 2,
  * because a monthly run is unattended and a failure means no report.
@@ -127,66 +133,7 @@ export const DEFAULT_CLI_MAX_RETRIES = 4;
 /** Where Debian's and Ubuntu's apt packages put Chromium (`bash scripts/setup.sh` installs it). */
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
-/** The most retries a setting may ask for: with 8 s backoff steps, 10 already wait over a minute per request. */
-export const MAX_RETRIES_LIMIT = 10;
-// A whole number from a flag or variable (text) or the config file (a number).
-const retries = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-  z
-    .number(`expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
-    .int(`expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
-    .min(0, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
-    .max(MAX_RETRIES_LIMIT, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`),
-);
-
-// A positive number from a flag or variable (text) or the config file (a number).
-const positiveNumber = (what: string, max: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-    z.number(`expected ${what}`).positive(`expected ${what}`).max(max, `expected ${what} up to ${max}`),
-  );
-const seconds = positiveNumber('a number of seconds above 0', 86_400);
-const mebibytes = positiveNumber('a number of MiB above 0', 1_048_576);
-const minutes = positiveNumber('a number of minutes above 0', 10_080);
-const wholeCount = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-  z
-    .number('expected a whole number above 0')
-    .int('expected a whole number above 0')
-    .positive('expected a whole number above 0'),
-);
-const origin = url.transform((v) => new URL(v).origin);
-
-/** The JSON config file: every key optional, unknown keys refused so that a typo is named. */
-export const configFileSchema = z.strictObject({
-  apiKey: nonEmpty.optional(),
-  baseUrl: url.optional(),
-  appUrl: url.optional(),
-  smtpUrl: smtpUrl.optional(),
-  mailFrom: email.optional(),
-  email: z.union([emailList, z.string()]).optional(),
-  logLevel: z.enum(LOG_LEVELS).optional(),
-  hookLog: nonEmpty.optional(),
-  out: nonEmpty.optional(),
-  formats: z.union([formats, z.string()]).optional(),
-  templates: nonEmpty.optional(),
-  sections: z.union([z.array(nonEmpty).min(1, 'expected at least one section'), z.string()]).optional(),
-  organizationName: nonEmpty.optional(),
-  pricePerCredit: z.number().positive('must be a positive number').optional(),
-  maxRetries: retries.optional(),
-  requestTimeout: seconds.optional(),
-  headersTimeout: seconds.optional(),
-  idleTimeout: seconds.optional(),
-  maxResponseMiB: mebibytes.optional(),
-  maxListItems: wholeCount.optional(),
-  allowRedirectTo: z.union([z.array(origin), z.string()]).optional(),
-  deadline: minutes.optional(),
-  chromium: nonEmpty.optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR')
-    .optional(),
-});
+export { configFileSchema, MAX_RETRIES_LIMIT };
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
 /**
@@ -254,7 +201,7 @@ export function findConfigFile(
   env: Record<string, string | undefined>,
   cwd: string,
 ): { path: string; label: string } | undefined {
-  const named = flag ?? (env.ORGREPORT_CONFIG || undefined);
+  const named = flag ?? (env[CONFIG_SETTING.env] || undefined);
   if (named) return { path: resolve(cwd, named), label: named };
   const userDir = env.XDG_CONFIG_HOME
     ? join(env.XDG_CONFIG_HOME, 'orgreport')
@@ -317,51 +264,40 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   const fileBase = configFile ? dirname(configFile) : cwd;
   const fileLabel = (key: string) => `config file ${configPath}: ${key}`;
 
-  /** The first of flag, environment variable, file key that is set. */
-  function pick<K extends keyof ConfigFile>(
-    flag: string | undefined,
-    flagName: string | undefined,
-    envName: string | undefined,
-    key: K,
-  ): Candidate<string | ConfigFile[K]> | undefined {
-    if (flag !== undefined && flagName) return { value: flag, label: flagName, base: cwd };
-    const fromEnv = envName ? env[envName] : undefined;
-    if (fromEnv !== undefined && fromEnv !== '' && envName)
-      return { value: fromEnv, label: envName, base: cwd };
+  const flagValues = flags as Record<string, string | undefined>;
+  /** The first of the setting's flag, environment variable and file key that is set. */
+  function pick(key: SettingKey): Candidate<unknown> | undefined {
+    const property = flagProperty(key);
+    const flag = property ? flagValues[property] : undefined;
+    if (flag !== undefined) return { value: flag, label: flagName(key)!, base: cwd };
+    const envName = SETTINGS[key].env;
+    const fromEnv = env[envName];
+    if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, label: envName, base: cwd };
     if (file[key] !== undefined) return { value: file[key], label: fileLabel(key), base: fileBase };
     return undefined;
   }
-  function text<K extends keyof ConfigFile>(
-    schema: z.ZodType<string>,
-    flag: string | undefined,
-    flagName: string | undefined,
-    envName: string | undefined,
-    key: K,
-    secret = false,
-  ): string | undefined {
-    const c = pick(flag, flagName, envName, key);
+  function text(schema: z.ZodType<string>, key: SettingKey, secret = false): string | undefined {
+    const c = pick(key);
     return c ? check(schema, c.value, c.label, secret) : undefined;
   }
-  function path<K extends keyof ConfigFile>(
-    flag: string | undefined,
-    flagName: string | undefined,
-    envName: string | undefined,
-    key: K,
-  ): string | undefined {
-    const c = pick(flag, flagName, envName, key);
+  function path(key: SettingKey): string | undefined {
+    const c = pick(key);
     return c ? resolve(c.base, check(nonEmpty, c.value, c.label)) : undefined;
   }
-  function list<T>(
-    schema: z.ZodType<T[]>,
-    flag: string | undefined,
-    flagName: string,
-    envName: string | undefined,
-    key: keyof ConfigFile,
-  ): T[] | undefined {
-    const c = pick(flag, flagName, envName, key);
+  function list<T>(schema: z.ZodType<T[]>, key: SettingKey): T[] | undefined {
+    const c = pick(key);
     if (!c) return undefined;
     const items = typeof c.value === 'string' ? splitList(c.value) : c.value;
     return check(schema, items, c.label);
+  }
+  function value<T>(schema: z.ZodType<T>, key: SettingKey): T | undefined {
+    const c = pick(key);
+    return c ? check(schema, c.value, c.label) : undefined;
+  }
+  /** A number setting in the whole units the client takes (`scale` of them per unit of the setting). */
+  function number(schema: z.ZodType<number>, key: SettingKey, scale = 1): number | undefined {
+    const n = value(schema, key);
+    return n === undefined ? undefined : Math.round(n * scale);
   }
 
   let today: IsoDate;
@@ -378,112 +314,42 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   const fixed = flags.today !== undefined ? new Date(`${today}T00:00:00.000Z`) : undefined;
   const now: Clock = fixed ? () => new Date(fixed) : sources.now;
 
-  const envLevel = env.ORGREPORT_LOG_LEVEL || undefined;
+  const levelEnv = SETTINGS.logLevel.env;
   let logLevel: LogLevel = 'info';
   if (flags.verbose) logLevel = 'debug';
   else if (flags.quiet) logLevel = 'error';
-  else if (envLevel !== undefined) logLevel = check(z.enum(LOG_LEVELS), envLevel, 'ORGREPORT_LOG_LEVEL');
+  else if (env[levelEnv]) logLevel = check(SETTINGS.logLevel.file, env[levelEnv], levelEnv);
   else if (file.logLevel) logLevel = file.logLevel;
 
-  const baseUrl = text(url, flags.baseUrl, '--base-url', 'ORGREPORT_BASE_URL', 'baseUrl');
-  const price = pick(undefined, undefined, 'ORGREPORT_PRICE_PER_CREDIT', 'pricePerCredit');
-  const maxRetries = pick(flags.maxRetries, '--max-retries', 'ORGREPORT_MAX_RETRIES', 'maxRetries');
-  function number<K extends keyof ConfigFile>(
-    schema: z.ZodType<number>,
-    flag: string | undefined,
-    flagName: string,
-    envName: string,
-    key: K,
-    scale: number,
-  ): number | undefined {
-    const c = pick(flag, flagName, envName, key);
-    return c ? Math.round(check(schema, c.value, c.label) * scale) : undefined;
-  }
-  const deadlineMs = number(minutes, flags.deadline, '--deadline', 'ORGREPORT_DEADLINE', 'deadline', 60_000);
+  const baseUrl = text(url, 'baseUrl');
+  const deadlineMs = number(minutes, 'deadline', 60_000);
   return {
-    apiKey: text(nonEmpty, undefined, undefined, 'ORGREPORT_API_KEY', 'apiKey', true),
+    apiKey: text(nonEmpty, 'apiKey', true),
     baseUrl,
-    appUrl: text(url, flags.appUrl, '--app-url', 'ORGREPORT_APP_URL', 'appUrl') ?? baseUrl,
-    smtpUrl: text(smtpUrl, flags.smtpUrl, '--smtp-url', 'ORGREPORT_SMTP_URL', 'smtpUrl'),
-    mailFrom:
-      text(email, flags.mailFrom, '--mail-from', 'ORGREPORT_MAIL_FROM', 'mailFrom') ?? 'orgreport@localhost',
-    mailTo: list(emailList, flags.email, '--email', 'ORGREPORT_MAIL_TO', 'email') ?? [],
+    appUrl: text(url, 'appUrl') ?? baseUrl,
+    smtpUrl: text(smtpUrl, 'smtpUrl'),
+    mailFrom: text(email, 'mailFrom') ?? 'orgreport@localhost',
+    mailTo: list(emailList, 'email') ?? [],
     logLevel,
-    hookLog: path(flags.hookLog, '--hook-log', 'ORGREPORT_HOOK_LOG', 'hookLog'),
-    outDir: path(flags.out, '--out', 'ORGREPORT_OUT_DIR', 'out') ?? resolve(cwd, 'reports'),
-    formats: list(formats, flags.formats, '--formats', 'ORGREPORT_FORMATS', 'formats') ?? [...REPORT_FORMATS],
-    templates: path(flags.templates, '--templates', 'ORGREPORT_TEMPLATES', 'templates'),
-    sections: list(
-      z.array(nonEmpty).min(1, 'expected at least one section'),
-      flags.sections,
-      '--sections',
-      'ORGREPORT_SECTIONS',
-      'sections',
-    ),
-    organizationName: text(nonEmpty, flags.orgName, '--org-name', 'ORGREPORT_ORG_NAME', 'organizationName'),
-    pricePerCredit: price
-      ? check(z.coerce.number().positive('must be a positive number'), price.value, price.label)
-      : undefined,
-    currency: text(
-      z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR'),
-      undefined,
-      undefined,
-      'ORGREPORT_CURRENCY',
-      'currency',
-    ),
-    maxRetries: maxRetries ? check(retries, maxRetries.value, maxRetries.label) : undefined,
+    hookLog: path('hookLog'),
+    outDir: path('out') ?? resolve(cwd, 'reports'),
+    formats: list(formats, 'formats') ?? [...REPORT_FORMATS],
+    templates: path('templates'),
+    sections: list(sectionList, 'sections'),
+    organizationName: text(nonEmpty, 'organizationName'),
+    pricePerCredit: value(price, 'pricePerCredit'),
+    currency: text(currency, 'currency'),
+    maxRetries: value(retries, 'maxRetries'),
     requestLimits: {
-      timeoutMs: number(
-        seconds,
-        flags.requestTimeout,
-        '--request-timeout',
-        'ORGREPORT_REQUEST_TIMEOUT',
-        'requestTimeout',
-        1000,
-      ),
-      headersTimeoutMs: number(
-        seconds,
-        flags.headersTimeout,
-        '--headers-timeout',
-        'ORGREPORT_HEADERS_TIMEOUT',
-        'headersTimeout',
-        1000,
-      ),
-      idleTimeoutMs: number(
-        seconds,
-        flags.idleTimeout,
-        '--idle-timeout',
-        'ORGREPORT_IDLE_TIMEOUT',
-        'idleTimeout',
-        1000,
-      ),
-      maxResponseBytes: number(
-        mebibytes,
-        flags.maxResponseMib,
-        '--max-response-mib',
-        'ORGREPORT_MAX_RESPONSE_MIB',
-        'maxResponseMiB',
-        1024 * 1024,
-      ),
-      maxListItems: number(
-        wholeCount,
-        flags.maxListItems,
-        '--max-list-items',
-        'ORGREPORT_MAX_LIST_ITEMS',
-        'maxListItems',
-        1,
-      ),
-      redirectOrigins:
-        list(
-          z.array(origin),
-          flags.allowRedirectTo,
-          '--allow-redirect-to',
-          'ORGREPORT_ALLOW_REDIRECT_TO',
-          'allowRedirectTo',
-        ) ?? [],
+      timeoutMs: number(seconds, 'requestTimeout', 1000),
+      headersTimeoutMs: number(seconds, 'headersTimeout', 1000),
+      idleTimeoutMs: number(seconds, 'idleTimeout', 1000),
+      maxResponseBytes: number(mebibytes, 'maxResponseMiB', 1024 * 1024),
+      maxListItems: number(wholeCount, 'maxListItems'),
+      redirectOrigins: list(z.array(origin), 'allowRedirectTo') ?? [],
     },
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    chromium: path(undefined, undefined, 'ORGREPORT_CHROMIUM', 'chromium') ?? DEFAULT_CHROMIUM,
+    chromium: path('chromium') ?? DEFAULT_CHROMIUM,
     today,
     now,
     configFile,

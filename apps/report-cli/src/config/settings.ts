@@ -1,0 +1,331 @@
+/**
+ * Every setting of a run in one declarative table: its flag, environment variable, config-file key
+ * and schema, help text and default. The commands' flags and `--help` (options.ts), the config
+ * file's schema and JSON Schema, the labels of validation messages (config.ts) and the README's
+ * settings table are all made from it, so they cannot drift apart.
+ */
+import { z } from 'zod';
+
+export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** The levels a run may be set to (api-core's but `off`: errors are always shown). */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+
+/** The most retries a setting may ask for: with 8 s backoff steps, 10 already wait over a minute per request. */
+export const MAX_RETRIES_LIMIT = 10;
+
+export const url = z
+  .string()
+  .trim()
+  .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), 'expected an http(s) URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+export const smtpUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^smtps?:\/\/[^\s]+/i.test(v) && URL.canParse(v), 'expected an smtp:// or smtps:// URL');
+export const email = z.email('expected an e-mail address');
+export const emailList = z.array(email).min(1, 'expected at least one e-mail address');
+export const nonEmpty = z.string().trim().min(1, 'must not be empty');
+export const formats = z
+  .array(z.enum(REPORT_FORMATS, `expected formats among ${REPORT_FORMATS.join(', ')}`))
+  .min(1, 'expected at least one format');
+export const currency = z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR');
+export const sectionList = z.array(nonEmpty).min(1, 'expected at least one section');
+
+// A whole number from a flag or variable (text) or the config file (a number).
+const fromText = (pattern: RegExp) => (v: unknown) =>
+  typeof v === 'string' && pattern.test(v) ? Number(v) : v;
+export const retries = z.preprocess(
+  fromText(/^\s*\d+\s*$/),
+  z
+    .number(`expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    .int(`expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    .min(0, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    .max(MAX_RETRIES_LIMIT, `expected a whole number from 0 to ${MAX_RETRIES_LIMIT}`),
+);
+// A positive number from a flag or variable (text) or the config file (a number).
+const positiveNumber = (what: string, max: number) =>
+  z.preprocess(
+    fromText(/^\s*\d+(\.\d+)?\s*$/),
+    z.number(`expected ${what}`).positive(`expected ${what}`).max(max, `expected ${what} up to ${max}`),
+  );
+export const seconds = positiveNumber('a number of seconds above 0', 86_400);
+export const mebibytes = positiveNumber('a number of MiB above 0', 1_048_576);
+export const minutes = positiveNumber('a number of minutes above 0', 10_080);
+export const wholeCount = z.preprocess(
+  fromText(/^\s*\d+\s*$/),
+  z
+    .number('expected a whole number above 0')
+    .int('expected a whole number above 0')
+    .positive('expected a whole number above 0'),
+);
+export const price = z.coerce.number().positive('must be a positive number');
+export const origin = url.transform((v) => new URL(v).origin);
+/** A list in the config file: an array, or one comma-separated string like the flag's. */
+const listOr = <T extends z.ZodType>(items: T) => z.union([items, z.string()]);
+
+/** One setting: where it may come from, what it means, its default, the config file's schema of it. */
+export interface Setting<S extends z.ZodType = z.ZodType> {
+  /** The flag with its value name (`--base-url <url>`); none for settings kept off the command line. */
+  flag?: string;
+  /** How the README's flag column shows it when it is not one plain flag. */
+  flagLabel?: string;
+  env: string;
+  /** Help text, one line. */
+  help: string;
+  /** The default, as `--help` and the README say it. */
+  default: string;
+  /** The config file's value; the key is the setting's name in {@link SETTINGS}. */
+  file: S;
+  /** How the README names the key's form when it takes more than one (`array or comma list`). */
+  fileNote?: string;
+}
+
+const setting = <S extends z.ZodType>(s: Setting<S>): Setting<S> => s;
+
+/** Every setting, keyed by its config-file key, in the order the README lists them. */
+export const SETTINGS = {
+  apiKey: setting({
+    flagLabel: '(none: keep keys out of shell history)',
+    env: 'ORGREPORT_API_KEY',
+    help: 'API key of a Manager or Owner; never printed or written',
+    default: 'none: required except `--demo`, `render`, `hook`',
+    file: nonEmpty,
+  }),
+  baseUrl: setting({
+    flag: '--base-url <url>',
+    env: 'ORGREPORT_BASE_URL',
+    help: 'API base URL',
+    default: 'none: required except `--demo`, `render`, `hook`',
+    file: url,
+  }),
+  appUrl: setting({
+    flag: '--app-url <url>',
+    env: 'ORGREPORT_APP_URL',
+    help: 'web application URL, for readiness',
+    default: '`baseUrl`',
+    file: url,
+  }),
+  maxRetries: setting({
+    flag: '--max-retries <n>',
+    env: 'ORGREPORT_MAX_RETRIES',
+    help: `retries of a failed request, 0..${MAX_RETRIES_LIMIT} (the client library's own default is 2)`,
+    default: '4',
+    file: retries,
+  }),
+  requestTimeout: setting({
+    flag: '--request-timeout <s>',
+    env: 'ORGREPORT_REQUEST_TIMEOUT',
+    help: 'seconds for one request, body included',
+    default: '300',
+    file: seconds,
+  }),
+  headersTimeout: setting({
+    flag: '--headers-timeout <s>',
+    env: 'ORGREPORT_HEADERS_TIMEOUT',
+    help: 'seconds until a response starts',
+    default: '30',
+    file: seconds,
+  }),
+  idleTimeout: setting({
+    flag: '--idle-timeout <s>',
+    env: 'ORGREPORT_IDLE_TIMEOUT',
+    help: 'seconds a body may take to send another KiB (a stalled request is tried twice)',
+    default: '10',
+    file: seconds,
+  }),
+  maxResponseMiB: setting({
+    flag: '--max-response-mib <n>',
+    env: 'ORGREPORT_MAX_RESPONSE_MIB',
+    help: 'MiB of one response, decompressed (a body held whole stops at 64)',
+    default: '2048',
+    file: mebibytes,
+  }),
+  maxListItems: setting({
+    flag: '--max-list-items <n>',
+    env: 'ORGREPORT_MAX_LIST_ITEMS',
+    help: 'items of one list before the server is taken for a runaway',
+    default: 'per list: 100,000 reports or revisions, 1,000,000 users, 50,000,000 user-day rows',
+    file: wholeCount,
+  }),
+  allowRedirectTo: setting({
+    flag: '--allow-redirect-to <origins>',
+    env: 'ORGREPORT_ALLOW_REDIRECT_TO',
+    help: 'other hosts a redirect may lead to, comma-separated',
+    default: 'none: a redirect off the configured hosts is refused',
+    file: listOr(z.array(origin)),
+    fileNote: 'array or comma list',
+  }),
+  deadline: setting({
+    flag: '--deadline <minutes>',
+    env: 'ORGREPORT_DEADLINE',
+    help: 'minutes for the whole fetch',
+    default: 'none',
+    file: minutes,
+  }),
+  smtpUrl: setting({
+    flag: '--smtp-url <url>',
+    env: 'ORGREPORT_SMTP_URL',
+    help: 'SMTP server, smtp(s)://user:pass@host:port',
+    default: 'required with `--email`',
+    file: smtpUrl,
+  }),
+  mailFrom: setting({
+    flag: '--mail-from <address>',
+    env: 'ORGREPORT_MAIL_FROM',
+    help: 'sender address of the mail',
+    default: '`orgreport@localhost`',
+    file: email,
+  }),
+  email: setting({
+    flag: '--email <addresses>',
+    env: 'ORGREPORT_MAIL_TO',
+    help: 'mail the report to these comma-separated addresses',
+    default: 'no mail',
+    file: listOr(emailList),
+    fileNote: 'array or comma list',
+  }),
+  logLevel: setting({
+    flagLabel: '`--quiet` (error), `--verbose` (debug)',
+    env: 'ORGREPORT_LOG_LEVEL',
+    help: 'error, warn, info or debug',
+    default: '`info`',
+    file: z.enum(LOG_LEVELS),
+    fileNote: '`error`, `warn`, `info`, `debug`',
+  }),
+  hookLog: setting({
+    flag: '--hook-log <file>',
+    env: 'ORGREPORT_HOOK_LOG',
+    help: 'JSON-lines log of hook events',
+    default: 'no hook section',
+    file: nonEmpty,
+  }),
+  out: setting({
+    flag: '--out <dir>',
+    env: 'ORGREPORT_OUT_DIR',
+    help: 'output directory',
+    default: '`./reports`',
+    file: nonEmpty,
+  }),
+  formats: setting({
+    flag: '--formats <list>',
+    env: 'ORGREPORT_FORMATS',
+    help: 'comma-separated: pdf,xlsx,html,json',
+    default: '`pdf,xlsx,html,json`',
+    file: listOr(formats),
+    fileNote: 'array or comma list',
+  }),
+  templates: setting({
+    flag: '--templates <dir>',
+    env: 'ORGREPORT_TEMPLATES',
+    help: 'template directory overriding the built-in templates file by file',
+    default: 'the built-in templates',
+    file: nonEmpty,
+  }),
+  sections: setting({
+    flag: '--sections <list>',
+    env: 'ORGREPORT_SECTIONS',
+    help: 'sections in order: built-in ids and installed section packages',
+    default: 'the built-in sections (see Sections)',
+    file: listOr(sectionList),
+    fileNote: 'array or comma list',
+  }),
+  organizationName: setting({
+    flag: '--org-name <name>',
+    env: 'ORGREPORT_ORG_NAME',
+    help: 'organization name shown in the report',
+    default: 'the organization id',
+    file: nonEmpty,
+  }),
+  pricePerCredit: setting({
+    env: 'ORGREPORT_PRICE_PER_CREDIT',
+    help: 'price of one credit, for costs',
+    default: 'no cost shown',
+    file: price,
+  }),
+  currency: setting({
+    env: 'ORGREPORT_CURRENCY',
+    help: 'currency of the price, a three-letter code',
+    default: '`USD` when a price is set',
+    file: currency,
+  }),
+  chromium: setting({
+    env: 'ORGREPORT_CHROMIUM',
+    help: 'a Chromium or Chrome binary; checked before fetching when a PDF is due',
+    default: '`/usr/bin/chromium`',
+    file: nonEmpty,
+  }),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+/** `--config` names the file itself, so it is no key of it. */
+export const CONFIG_SETTING = {
+  flag: '--config <file>',
+  env: 'ORGREPORT_CONFIG',
+  help: 'config file, JSON or YAML (default: orgreport.config.json|yaml here, else ~/.config/orgreport/config.*)',
+  default: 'no config file',
+} as const;
+
+/** The long flag of a setting (`--base-url`), or undefined when it has none. */
+export function flagName(key: SettingKey): string | undefined {
+  const flag: string | undefined = SETTINGS[key].flag;
+  return flag?.split(' ')[0];
+}
+
+/** The property commander gives a setting's flag value under (`--max-response-mib` -> `maxResponseMib`). */
+export function flagProperty(key: SettingKey): string | undefined {
+  return flagName(key)
+    ?.slice(2)
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The help line of a setting's flag: its text, variable and default. */
+export function flagHelp(key: SettingKey): string {
+  const s = SETTINGS[key];
+  return `${s.help} (${s.env}; default ${s.default.replaceAll('`', '')})`;
+}
+
+type FileShape = { [K in SettingKey]: z.ZodOptional<(typeof SETTINGS)[K]['file']> };
+
+/** The config file: every key optional, unknown keys refused so that a typo is named. */
+export const configFileSchema = z.strictObject(
+  Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.file.optional()])) as FileShape,
+);
+
+/** The README's settings table, made from {@link SETTINGS} (a test holds the README to it). */
+export function settingsMarkdown(): string {
+  const flagCell = (key: SettingKey): string => {
+    const s: Setting = SETTINGS[key];
+    const name = flagName(key);
+    return s.flagLabel ?? (name ? `\`${name}\`` : '(none)');
+  };
+  const rows: string[][] = [
+    ['flag', 'environment', 'config file key', 'what it sets', 'default'],
+    ...(Object.keys(SETTINGS) as SettingKey[]).map((key) => {
+      const s: Setting = SETTINGS[key];
+      return [
+        flagCell(key),
+        `\`${s.env}\``,
+        `\`${key}\`${s.fileNote ? ` (${s.fileNote})` : ''}`,
+        s.help,
+        s.default,
+      ];
+    }),
+    [
+      `\`${CONFIG_SETTING.flag.split(' ')[0]}\``,
+      `\`${CONFIG_SETTING.env}\``,
+      '(the file itself)',
+      CONFIG_SETTING.help,
+      CONFIG_SETTING.default,
+    ],
+  ];
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(rows[0]!), line(rows[0]!.map(() => '---')), ...rows.slice(1).map(line)].join('\n');
+}
+
+/** Every environment variable a run reads, for `--help`. */
+export function environmentVariables(): string[] {
+  return [...Object.values(SETTINGS).map((s) => s.env), CONFIG_SETTING.env];
+}
