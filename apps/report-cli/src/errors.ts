@@ -51,6 +51,10 @@ const USAGE_ERROR_NAMES = new Set([
   'ValidationError',
   'ZodError',
   'BadRequestError',
+  // Not a store, or a store that lacks what was asked; SQL the engine refused. (A store locked by
+  // another sync is a failure of the moment: exit 1.)
+  'StoreError',
+  'StoreQueryError',
 ]);
 const AUTH_ERROR_NAMES = new Set(['AuthenticationError', 'PermissionDeniedError']);
 

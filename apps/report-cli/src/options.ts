@@ -29,6 +29,7 @@ const SHARED = {
   formats: settingFlag('formats'),
   templates: settingFlag('templates'),
   sections: settingFlag('sections'),
+  store: settingFlag('store'),
   email: settingFlag('email'),
   attachXlsx: () => new Option('--attach-xlsx', 'attach the workbook to the mail too'),
   smtpUrl: settingFlag('smtpUrl'),

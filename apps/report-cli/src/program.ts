@@ -170,9 +170,49 @@ export function createProgram(ctx: CommandContext): Command {
     'demoUsers',
     'orgName',
     'hookLog',
+    'store',
     'json',
     ...RENDERING,
   ).action(async (flags) => (await import('./commands/monthly.ts')).monthly(flags, ctx));
+
+  withFlags(
+    program
+      .command('sync')
+      .description(
+        'fetch into a Parquet store the days it does not hold yet (from 2026-01-14 or --since up to yesterday, UTC)',
+      )
+      .addHelpText(
+        'after',
+        '\nSafe to run any time: a second sync fetches nothing; a killed sync leaves every partition whole.\nExample: orgreport sync --demo --store ./store --since 2026-09-01',
+      ),
+    ...CONNECTION,
+    'store',
+    'demo',
+    'demoUsers',
+    'orgName',
+    'hookLog',
+    'json',
+  )
+    .option('--since <YYYY-MM-DD>', 'first day wanted (default and earliest: 2026-01-14)')
+    .option('--until <YYYY-MM-DD>', 'last day wanted (default and latest: yesterday, UTC)')
+    .option('--refetch <months>', 'months fetched again whole, replacing their partitions (YYYY-MM,...)')
+    .action(async (flags) => (await import('./commands/sync.ts')).sync(flags, ctx));
+
+  withFlags(
+    program
+      .command('query')
+      .description("run SQL over a store's datasets (user_days, tokens_daily, ...; columns in docs/store.md)")
+      .argument('<sql>', 'the query, e.g. "SELECT month, sum(billable_tokens) FROM user_days GROUP BY ALL"')
+      .addHelpText(
+        'after',
+        '\nEvery dataset is a table of its name; org_id and month are columns too.\nExample: orgreport query --store ./store "SELECT month, count(DISTINCT user_id) FROM user_days GROUP BY ALL ORDER BY 1"',
+      ),
+    ...COMMON,
+    'store',
+  )
+    .option('--format <format>', 'table, csv or json (one object per line)', 'table')
+    .option('--max-rows <n>', 'rows printed at most (default 10000)')
+    .action(async (sql, flags) => (await import('./commands/query.ts')).query(sql, flags, ctx));
 
   withFlags(
     program.command('fetch').description('fetch a month into a snapshot directory only'),

@@ -59,6 +59,8 @@ export interface Config {
   templates?: string;
   /** The report's sections in order: built-in ids and package names; undefined: the built-in ones. */
   sections?: string[];
+  /** The Parquet store folder (`--store`); undefined: months are fetched afresh. */
+  store?: string;
   /** Display name of the organization (defaults to its id). */
   organizationName?: string;
   pricePerCredit?: number;
@@ -106,6 +108,7 @@ export interface ConfigFlags {
   formats?: string;
   templates?: string;
   sections?: string;
+  store?: string;
   orgName?: string;
   maxRetries?: string;
   requestTimeout?: string;
@@ -336,6 +339,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     formats: list(formats, 'formats') ?? [...REPORT_FORMATS],
     templates: path('templates'),
     sections: list(sectionList, 'sections'),
+    store: path('store'),
     organizationName: text(nonEmpty, 'organizationName'),
     pricePerCredit: value(price, 'pricePerCredit'),
     currency: text(currency, 'currency'),

@@ -231,6 +231,13 @@ export const SETTINGS = {
     file: listOr(sectionList),
     fileNote: 'array or comma list',
   }),
+  store: setting({
+    flag: '--store <dir>',
+    env: 'ORGREPORT_STORE',
+    help: 'Parquet store folder: sync fills it, monthly fetches only what it lacks and reads the month from it',
+    default: 'none: each run fetches its months afresh',
+    file: nonEmpty,
+  }),
   organizationName: setting({
     flag: '--org-name <name>',
     env: 'ORGREPORT_ORG_NAME',

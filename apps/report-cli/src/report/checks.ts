@@ -128,9 +128,24 @@ export function reportSummary(
   );
 }
 
-/** One line of JSON for `--json`. */
-export function jsonSummary(summary: Omit<RunSummary, 'timings'>, startedMs: number): string {
-  const full: RunSummary = { ...summary, timings: { totalMs: Math.round(performance.now() - startedMs) } };
+/** The `--json` summary of a sync: what the store lacked, what was written. */
+export interface SyncSummary {
+  command: 'sync';
+  organization: { id: string; name: string };
+  store: string;
+  /** The spans of days fetched (one month at most each); empty when the store held every day. */
+  spans: Array<{ start: string; end: string }>;
+  partitions: { written: number; unchanged: number };
+  requests: number;
+  timings: { totalMs: number };
+}
+
+/** One line of JSON for `--json`, with the run's time. */
+export function jsonSummary(
+  summary: Omit<RunSummary, 'timings'> | Omit<SyncSummary, 'timings'>,
+  startedMs: number,
+): string {
+  const full = { ...summary, timings: { totalMs: Math.round(performance.now() - startedMs) } };
   return `${JSON.stringify(full)}\n`;
 }
 

@@ -42,8 +42,30 @@ export function reportPeriod(flags: AcquireFlags, config: Config): MonthPeriod {
   }
 }
 
-/** Fetches the snapshot of the period the flags choose. */
+/** Users of the demo organization when `--demo`, else undefined. */
+export function demoUsersOf(flags: AcquireFlags): number | undefined {
+  return flags.demo ? (positiveInteger(flags.demoUsers, '--demo-users') ?? 200) : undefined;
+}
+
+/**
+ * The snapshot of the period the flags choose: from the store when one is configured (fetching
+ * only what it lacks), else fetched afresh.
+ */
 export async function acquireSnapshot(
+  flags: AcquireFlags,
+  config: Config,
+  reporter: Reporter,
+  ctx: CommandContext,
+): Promise<Snapshot> {
+  if (config.store) {
+    const { snapshotFromStore } = await import('../store/read-month.ts');
+    return snapshotFromStore(flags, { ...config, store: config.store }, reporter, ctx);
+  }
+  return fetchPeriod(flags, config, reporter, ctx);
+}
+
+/** Fetches the snapshot of the period the flags choose. */
+async function fetchPeriod(
   flags: AcquireFlags,
   config: Config,
   reporter: Reporter,
@@ -51,8 +73,13 @@ export async function acquireSnapshot(
 ): Promise<Snapshot> {
   const period = reportPeriod(flags, config);
   const comparison = comparisonPeriod(period);
-  const demoUsers = positiveInteger(flags.demoUsers, '--demo-users') ?? 200;
-  const connection = await connect(config, reporter, ctx, flags.demo ? { users: demoUsers } : undefined);
+  const demoUsers = demoUsersOf(flags);
+  const connection = await connect(
+    config,
+    reporter,
+    ctx,
+    demoUsers === undefined ? undefined : { users: demoUsers },
+  );
   const deadline = config.deadlineMs === undefined ? undefined : AbortSignal.timeout(config.deadlineMs);
   try {
     const range = fetchedRangeOf(period, comparison);
