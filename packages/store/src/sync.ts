@@ -133,8 +133,11 @@ export async function syncStore(root: string, options: SyncOptions): Promise<Syn
     const result: SyncResult = { orgId, spans, written: 0, unchanged: 0 };
     if (spans.length === 0) return result;
     engine = await Engine.open();
+    // The undated lists (organization users, readiness reports) are as of the day they are fetched:
+    // once the store holds today's, a later sync of the same day does not fetch them again.
+    const listsDue = state.listsAsOf !== utcDay(options.now());
     for (const [index, span] of spans.entries()) {
-      const lists = index === spans.length - 1;
+      const lists = listsDue && index === spans.length - 1;
       const snapshot = await fetchRange(options.client, {
         range: span,
         lists,
