@@ -18,6 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGES = [
   'packages/api-core',
   'packages/snapshot',
+  'packages/store',
   'packages/emulator',
   'packages/metrics',
   'templates',
@@ -114,12 +115,13 @@ describe('the packed packages in a fresh npm project', () => {
       "const { OrgClient } = require('@orgreport/api-core');" +
       "const { buildReportModel } = require('@orgreport/metrics');" +
       "const { readSnapshot } = require('@orgreport/snapshot');" +
+      "const { syncStore } = require('@orgreport/store');" +
       "const { renderHtml } = require('@orgreport/render');" +
       "const { templatesDir } = require('@orgreport/templates');" +
-      'console.log([OrgClient, buildReportModel, readSnapshot, renderHtml].map((f) => typeof f).join(","), typeof templatesDir);';
+      'console.log([OrgClient, buildReportModel, readSnapshot, syncStore, renderHtml].map((f) => typeof f).join(","), typeof templatesDir);';
     writeFileSync(join(project, 'require.cjs'), script);
     expect((await sh('node', ['require.cjs'], project)).trim()).toBe(
-      'function,function,function,function string',
+      'function,function,function,function,function string',
     );
   });
 

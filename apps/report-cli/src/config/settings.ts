@@ -60,7 +60,11 @@ export const wholeCount = z.preprocess(
     .int('expected a whole number above 0')
     .positive('expected a whole number above 0'),
 );
-export const price = z.coerce.number().positive('must be a positive number');
+// A price from a variable (text) or the config file (a number).
+export const price = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+  z.number().positive('must be a positive number'),
+);
 export const origin = url.transform((v) => new URL(v).origin);
 /** A list in the config file: an array, or one comma-separated string like the flag's. */
 const listOr = <T extends z.ZodType>(items: T) => z.union([items, z.string()]);
