@@ -1,9 +1,11 @@
 /** One sync per organization at a time: the lock of lock.ts, through syncStore and lockOrganization. */
+
+import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   lockOrganization,
   openStore,
@@ -13,6 +15,7 @@ import {
   StoreLockedError,
   syncStore,
 } from './index.ts';
+import { jsonLines, spawnScript } from './testing/child.ts';
 import { emulated, now, tempStore } from './testing/emulated.ts';
 import { listFiles } from './testing/files.ts';
 
@@ -142,6 +145,17 @@ describe('a lock left behind', () => {
     }
   });
 
+  it('with the takeover file of a process that died taking it over says what to remove', async () => {
+    const { store, lockFile } = await storeLockedBy({ pid: deadPid(), host: hostname(), since: '' });
+    await writeFile(`${lockFile}.takeover`, JSON.stringify({ pid: deadPid(), host: hostname(), since: '' }));
+    const options = { client: env.client, now, toolVersion: 't', since: '2026-11-20', orgId };
+    const sync = syncStore(store, options);
+    await expect(sync).rejects.toBeInstanceOf(StoreLockedError);
+    await expect(sync).rejects.toThrow(`remove ${lockFile}.takeover`);
+    await rm(`${lockFile}.takeover`);
+    expect((await syncStore(store, options)).spans).toHaveLength(1);
+  });
+
   it('by a process of another machine is respected: its pid cannot be checked from here', async () => {
     const owner = { pid: deadPid(), host: 'build-7.example', since: '2026-11-21T00:00:00Z' };
     const { store, lockFile } = await storeLockedBy(owner);
@@ -187,4 +201,35 @@ describe('lockOrganization', () => {
     await expect(sync).rejects.toThrow(`the API answered for organization ${orgId}, not org_wrong`);
     expect(await listFiles(`${store}/_locks`)).toEqual([]);
   });
+});
+
+describe('processes racing for a stale lock', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  });
+
+  it('never hold it two at a time', async () => {
+    // Several processes find the same stale lock at the same moment, round after round.
+    for (let i = 0; i < 6; i++) children.push(spawnScript('./lock-child.ts'));
+    const next = children.map(jsonLines);
+    for (const line of await Promise.all(next.map((n) => n()))) expect(line).toEqual({ ready: true });
+    for (let round = 0; round < 15; round++) {
+      const layout = await openStore(tempStore(), { create: true });
+      await mkdir(dirname(layout.lockFile('org_a')), { recursive: true });
+      await writeFile(
+        layout.lockFile('org_a'),
+        JSON.stringify({ pid: deadPid(), host: hostname(), since: '' }),
+      );
+      for (const c of children) c.stdin!.write(`${layout.root}\n`);
+      const lines = await Promise.all(next.map((n) => n()));
+      const held = lines.filter((l) => l.held).map((l) => l.held as [number, number]);
+      expect(held.length, `round ${round}`).toBeGreaterThan(0);
+      for (const l of lines) if (!l.held) expect(l.error).toBe('StoreLockedError');
+      const overlapping = held.filter((a, i) => held.some((b, j) => j !== i && a[0] < b[1] && b[0] < a[1]));
+      expect(overlapping, `round ${round}: holders at the same time`).toEqual([]);
+      expect(await listFiles(`${layout.root}/_locks`)).toEqual([]);
+    }
+    for (const c of children) c.stdin!.end();
+  }, 60_000);
 });

@@ -3,9 +3,23 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SyncChildArgs } from './sync-child.ts';
 
-const script = fileURLToPath(new URL('./sync-child.ts', import.meta.url));
 // The package folder: `--import tsx` resolves from there (the workspace root has tsx).
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Spawns a TypeScript script of this folder in a child Node process (the sources, through tsx). */
+export function spawnScript(name: string, args: string[] = []): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      '--conditions=@orgreport/source',
+      '--import',
+      'tsx',
+      fileURLToPath(new URL(name, import.meta.url)),
+      ...args,
+    ],
+    { cwd: packageDir, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+}
 
 export interface SyncChild {
   process: ChildProcess;
@@ -17,11 +31,7 @@ export interface SyncChild {
 
 /** Starts a sync in a child Node process running the TypeScript sources. */
 export function startSyncChild(args: SyncChildArgs): SyncChild {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@orgreport/source', '--import', 'tsx', script, JSON.stringify(args)],
-    { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawnScript('./sync-child.ts', [JSON.stringify(args)]);
   const lines: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
   let buffered = '';
@@ -64,5 +74,26 @@ export function startSyncChild(args: SyncChildArgs): SyncChild {
         check();
       });
     },
+  };
+}
+
+/** The JSON lines a child prints, one at a time, in order. */
+export function jsonLines(child: ChildProcess): () => Promise<Record<string, unknown>> {
+  const queue: Array<Record<string, unknown>> = [];
+  const waiting: Array<(line: Record<string, unknown>) => void> = [];
+  let buffered = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
+      buffered = buffered.slice(nl + 1);
+      const w = waiting.shift();
+      if (w) w(line);
+      else queue.push(line);
+    }
+  });
+  return () => {
+    const line = queue.shift();
+    return line ? Promise.resolve(line) : new Promise((resolve) => waiting.push(resolve));
   };
 }
