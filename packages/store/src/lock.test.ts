@@ -214,7 +214,7 @@ describe('processes racing for a stale lock', () => {
     for (let i = 0; i < 6; i++) children.push(spawnScript('./lock-child.ts'));
     const next = children.map(jsonLines);
     for (const line of await Promise.all(next.map((n) => n()))) expect(line).toEqual({ ready: true });
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < 10; round++) {
       const layout = await openStore(tempStore(), { create: true });
       await mkdir(dirname(layout.lockFile('org_a')), { recursive: true });
       await writeFile(
