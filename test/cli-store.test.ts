@@ -1,5 +1,5 @@
 /** The store from the command line: sync, query, monthly --store, as a user runs them. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,17 +79,9 @@ describe('orgreport sync / query / monthly --store', () => {
     }
 
     // SQL over the store gives the report's figures.
-    const q = await cli(
-      [
-        'query',
-        '--store',
-        store,
-        '--format',
-        'json',
-        "SELECT sum(billable_tokens) AS credits, count(DISTINCT user_id) AS active_users, sum(tool_calls) AS tool_calls FROM user_days WHERE month = '2026-10'",
-      ],
-      { env: {} },
-    );
+    const sql =
+      "SELECT sum(billable_tokens) AS credits, count(DISTINCT user_id) AS active_users, sum(tool_calls) AS tool_calls FROM user_days WHERE month = '2026-10'";
+    const q = await cli(['query', '--store', store, '--format', 'json', sql], { env: {} });
     expect(q.code, q.err).toBe(0);
     const row = JSON.parse(q.out.trim());
     expect(row.credits).toBe(figure(b, 'credits'));
@@ -115,6 +107,16 @@ describe('orgreport sync / query / monthly --store', () => {
         .slice(1, 4)
         .map((l) => l.split(',')[0]),
     ).toEqual(['2026-09', '2026-10', '2026-11']);
+
+    // A partition lost: sync --rebuild makes it again from the raw responses, without a request.
+    const october = join(store, 'user_days', `org_id=${summary.organization.id}`, 'month=2026-10');
+    rmSync(october, { recursive: true });
+    const rebuilt = await served(() => cli(['sync', '--store', store, '--rebuild', '--json'], { env }));
+    expect(rebuilt.result.code, rebuilt.result.err).toBe(0);
+    expect(rebuilt.requests).toBe(0);
+    expect(JSON.parse(rebuilt.result.out).rebuilt).toEqual([{ orgId: summary.organization.id, spans: 3 }]);
+    const q2 = await cli(['query', '--store', store, '--format', 'json', sql], { env: {} });
+    expect(JSON.parse(q2.out.trim())).toEqual(row);
   });
 
   it('says what was wrong, with exit 2: no store given, a folder that is no store, SQL the engine refuses', async () => {
@@ -139,5 +141,11 @@ describe('orgreport sync / query / monthly --store', () => {
     const badDay = await cli(['sync', '--store', store, '--since', '2026-02-30'], { env: envFor(emulator) });
     expect(badDay.code).toBe(2);
     expect(badDay.err).toContain('--since');
+
+    const rebuildAndFetch = await cli(['sync', '--store', store, '--rebuild', '--since', '2026-11-01'], {
+      env: envFor(emulator),
+    });
+    expect(rebuildAndFetch.code).toBe(2);
+    expect(rebuildAndFetch.err).toContain('--rebuild fetches nothing');
   });
 });

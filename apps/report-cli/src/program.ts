@@ -196,6 +196,10 @@ export function createProgram(ctx: CommandContext): Command {
     .option('--since <YYYY-MM-DD>', 'first day wanted (default and earliest: 2026-01-14)')
     .option('--until <YYYY-MM-DD>', 'last day wanted (default and latest: yesterday, UTC)')
     .option('--refetch <months>', 'months fetched again whole, replacing their partitions (YYYY-MM,...)')
+    .option(
+      '--rebuild',
+      'fetch nothing: make every dataset again from the raw responses the store kept (after damage or an upgrade)',
+    )
     .action(async (flags) => (await import('./commands/sync.ts')).sync(flags, ctx));
 
   withFlags(

@@ -2,7 +2,7 @@
  * The raw side of a store: every span a sync fetched, kept as the snapshot the fetch stage made
  * (secrets already redacted) in `_raw/org_id=<id>/<fetched-at>_<start>_<end>/`, its JSON files
  * gzip-compressed, with `sync.json` saying what the span held. Any dataset can be rebuilt from them
- * (rebuild.ts replays them in order).
+ * (`rebuildStore` replays them in order).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +32,8 @@ export interface SpanInfo {
 /** A span's `sync.json`: what it held, and the store version that wrote it. */
 export interface RawSpanInfo extends SpanInfo {
   storeSchemaVersion: number;
+  /** The organization's fingerprint salt at the fetch (a rebuild keeps it, so fingerprints stay comparable). */
+  salt?: string;
 }
 
 /** A raw span on disk. */
@@ -51,6 +53,7 @@ export async function writeRawSpan(
   orgId: string,
   snapshot: Snapshot,
   info: SpanInfo,
+  salt?: string,
 ): Promise<RawSpan> {
   const draft = await tempPath(layout.tmp);
   try {
@@ -64,7 +67,7 @@ export async function writeRawSpan(
       );
       await rm(join(draft, name));
     }
-    const full: RawSpanInfo = { storeSchemaVersion: STORE_SCHEMA_VERSION, ...info };
+    const full: RawSpanInfo = { storeSchemaVersion: STORE_SCHEMA_VERSION, ...info, ...(salt && { salt }) };
     await writeFile(join(draft, SYNC_FILE), `${JSON.stringify(full, null, 2)}\n`);
     const id = rawId(snapshot, info.range);
     const dir = join(layout.rawDir(orgId), id);

@@ -71,7 +71,9 @@ export async function readState(layout: StoreLayout, orgId: string): Promise<Org
   try {
     return JSON.parse(text) as OrgState;
   } catch {
-    throw new StoreError(`${layout.stateFile(orgId)} is not valid JSON: rebuild it with rebuildStore`);
+    throw new StoreError(
+      `${layout.stateFile(orgId)} is not valid JSON: rebuild the store from its raw data (orgreport sync --store DIR --rebuild)`,
+    );
   }
 }
 

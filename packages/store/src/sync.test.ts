@@ -1,7 +1,9 @@
 /** `syncStore` run again: with nothing new it writes nothing; a later day or a refetch touches only what it must. */
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fetchRange } from '@orgreport/snapshot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASETS, syncStore } from './index.ts';
+import { DATASETS, rebuildStore, syncStore } from './index.ts';
 import { emulated, now, tempStore } from './testing/emulated.ts';
 import { changedFiles, datasetLines, hashFiles, listFiles } from './testing/files.ts';
 
@@ -143,5 +145,38 @@ describe('refetch', () => {
     } finally {
       await revised.emulator.close();
     }
+  });
+});
+
+describe('rebuildStore', () => {
+  it('makes every dataset and the state again from the raw spans, byte for byte, without a request', async () => {
+    const store = tempStore();
+    const { orgId } = await syncStore(store, { client: env.client, now, toolVersion: 't', since });
+    const skip = ['_locks', '_tmp'];
+    const before = await hashFiles(store, skip);
+    const parts = [...before.keys()].filter((p) => p.endsWith('.parquet'));
+    // Damage: a partition deleted, another truncated, the state unreadable.
+    await rm(join(store, parts[0]!));
+    await writeFile(join(store, parts[5]!), 'PAR1');
+    await writeFile(join(store, '_state', `org_id=${orgId}.json`), '{');
+    await expect(
+      syncStore(store, { client: env.client, now, toolVersion: 't', since, orgId }),
+    ).rejects.toThrow(/not valid JSON: rebuild the store/);
+
+    const requests = env.emulator.requestLog.length;
+    const seen: number[] = [];
+    const result = await rebuildStore(store, { now, onProgress: (p) => seen.push(p.index) });
+    expect(result).toEqual([{ orgId, spans: 3 }]);
+    expect(seen).toEqual([0, 1, 2]);
+    expect(env.emulator.requestLog.length).toBe(requests);
+    expect(changedFiles(before, await hashFiles(store, skip))).toEqual([]);
+  });
+
+  it('says when there is nothing to rebuild from', async () => {
+    const store = tempStore();
+    await syncStore(store, { client: env.client, now, toolVersion: 't', since: '2026-11-01' });
+    await expect(rebuildStore(store, { now, orgId: 'org_nobody' })).rejects.toThrow(
+      /keeps no raw data of organization org_nobody/,
+    );
   });
 });

@@ -165,7 +165,7 @@ export async function syncStore(root: string, options: SyncOptions): Promise<Syn
         hookLog: options.hookEvents !== undefined,
       };
       // The raw span first: whatever happens next, the store can be rebuilt from it.
-      await writeRawSpan(layout, orgId, snapshot, info);
+      await writeRawSpan(layout, orgId, snapshot, info, state.salt);
       const applied = await applySpan(engine, layout, orgId, snapshot, info);
       state = stateAfterSpan(state, snapshot, info);
       await writeState(layout, state);

@@ -1,5 +1,5 @@
 /** `orgreport sync`: fetches into a Parquet store the days it does not hold yet, up to yesterday (UTC). */
-import { type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
+import { type Clock, type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { UsageError } from '../errors.ts';
@@ -11,6 +11,7 @@ export interface SyncOptions extends ConfigFlags {
   since?: string;
   until?: string;
   refetch?: string;
+  rebuild?: boolean;
   demo?: boolean;
   demoUsers?: string;
   json?: boolean;
@@ -37,12 +38,40 @@ function months(value: string | undefined): IsoMonth[] | undefined {
   });
 }
 
+/** `sync --rebuild`: the datasets made again from the store's raw responses, without a request. */
+async function rebuild(
+  store: string,
+  now: Clock,
+  options: SyncOptions,
+  ctx: CommandContext,
+  reporter: ReturnType<typeof setUp>['reporter'],
+  started: number,
+): Promise<void> {
+  const { rebuildStore } = await import('@orgreport/store');
+  const stage = reporter.stage('rebuild');
+  const results = await rebuildStore(store, {
+    now,
+    onProgress: (p) => stage.update(`organization ${p.orgId}: raw span ${p.index + 1} of ${p.of}`),
+  });
+  stage.done(results.map((r) => `organization ${r.orgId}: ${r.spans} raw span(s) replayed`).join('; '));
+  if (options.json) {
+    ctx.io.stdout.write(jsonSummary({ command: 'sync', store, rebuilt: results }, started));
+  }
+}
+
 /** Syncs the store of `--store` (or ORGREPORT_STORE / config `store`). */
 export async function sync(options: SyncOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
   const { config, reporter } = setUp(options, ctx);
   if (!config.store) {
     throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
+  }
+  if (options.rebuild) {
+    if (options.since || options.until || options.refetch || options.demo) {
+      throw new UsageError('--rebuild fetches nothing: it takes no --since, --until, --refetch or --demo');
+    }
+    await rebuild(config.store, config.now, options, ctx, reporter, started);
+    return;
   }
   const since = day(options.since, '--since');
   const until = day(options.until, '--until');
