@@ -140,9 +140,17 @@ export interface SyncSummary {
   timings: { totalMs: number };
 }
 
+/** What `sync --rebuild --json` prints: the organizations rebuilt and the raw spans each replayed. */
+export interface RebuildSummary {
+  command: 'sync';
+  store: string;
+  rebuilt: Array<{ orgId: string; spans: number }>;
+  timings: { totalMs: number };
+}
+
 /** One line of JSON for `--json`, with the run's time. */
 export function jsonSummary(
-  summary: Omit<RunSummary, 'timings'> | Omit<SyncSummary, 'timings'>,
+  summary: Omit<RunSummary, 'timings'> | Omit<SyncSummary, 'timings'> | Omit<RebuildSummary, 'timings'>,
   startedMs: number,
 ): string {
   const full = { ...summary, timings: { totalMs: Math.round(performance.now() - startedMs) } };
