@@ -77,6 +77,11 @@ describe('orgreport sync / query / monthly --store', () => {
     for (const id of ['credits', 'active_users', 'sessions', 'tool_calls', 'git_commits']) {
       expect(figure(a, id), id).toBe(figure(b, id));
     }
+    // From the store the report has a trend of the months it holds; a fresh fetch has none.
+    const trend = a.sections.trend.months as Array<{ month: string; credits: number }>;
+    expect(trend.map((m) => m.month)).toEqual(['2026-09', '2026-10']);
+    expect(trend[1]!.credits).toBe(figure(b, 'credits'));
+    expect(b.sections?.trend).toBeUndefined();
 
     // SQL over the store gives the report's figures.
     const sql =

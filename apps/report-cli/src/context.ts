@@ -13,6 +13,7 @@ export interface CommandContext {
 export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config; reporter: Reporter } {
   const config = resolveConfig(flags, ctx.io);
   if (config.apiKey) ctx.secrets.add(config.apiKey);
+  for (const o of config.organizations) if (o.apiKey) ctx.secrets.add(o.apiKey);
   const smtpPassword = config.smtpUrl ? new URL(config.smtpUrl).password : '';
   if (smtpPassword) ctx.secrets.add(decodeURIComponent(smtpPassword));
   const reporter = new Reporter(ctx.io.stderr, config.logLevel, () => [...ctx.secrets]);

@@ -35,6 +35,9 @@ const SHARED = {
   smtpUrl: settingFlag('smtpUrl'),
   mailFrom: settingFlag('mailFrom'),
   orgName: settingFlag('organizationName'),
+  org: settingFlag('org'),
+  allOrgs: () =>
+    new Option('--all-orgs', 'run for every organization the config file lists, one after the other'),
   hookLog: settingFlag('hookLog'),
   json: () =>
     new Option('--json', 'print one machine-readable JSON summary on stdout (progress stays on stderr)'),

@@ -169,6 +169,8 @@ export function createProgram(ctx: CommandContext): Command {
     'demo',
     'demoUsers',
     'orgName',
+    'org',
+    'allOrgs',
     'hookLog',
     'store',
     'json',
@@ -190,6 +192,8 @@ export function createProgram(ctx: CommandContext): Command {
     'demo',
     'demoUsers',
     'orgName',
+    'org',
+    'allOrgs',
     'hookLog',
     'json',
   )

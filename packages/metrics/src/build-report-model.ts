@@ -101,8 +101,14 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     seats: member('seats'),
     hookEvents: member('hookEvents'),
     dataQuality: findingsOf(BUILTIN_SECTIONS, building, builtin),
-    definitions: glossary(BUILTIN_SECTIONS),
+    // A built-in section without a member of its own (trend) is in the model, and its terms on the
+    // definitions page, only when it computed something.
+    definitions: glossary(
+      BUILTIN_SECTIONS.filter((s) => memberOf(s.id) || !s.compute || builtin.get(s.id) !== null),
+    ),
   };
+  const ownData = [...builtin].filter(([id, data]) => !memberOf(id) && data !== null && data !== undefined);
+  if (ownData.length > 0) model.sections = Object.fromEntries(ownData);
   if (added.length === 0) return model;
 
   // Other sections run after the built-in ones and read their figures in the model.
@@ -113,5 +119,7 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   }
   model.dataQuality.push(...findingsOf(added, context, computed));
   model.definitions.push(...added.flatMap((s) => (s.definitions ?? []).map((d) => ({ ...d }))));
-  return computed.size > 0 ? { ...model, sections: Object.fromEntries(computed) } : model;
+  return computed.size > 0
+    ? { ...model, sections: { ...model.sections, ...Object.fromEntries(computed) } }
+    : model;
 }

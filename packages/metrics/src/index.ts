@@ -24,6 +24,7 @@ export {
 export {
   defineSection,
   type FiguresSheet,
+  type MonthHistory,
   type ReportSection,
   type SectionContext,
   SectionError,

@@ -557,8 +557,8 @@ export interface ReportModel {
   dataQuality: DataQualityFinding[];
   definitions: Definition[];
   /**
-   * What the configured sections that compute figures computed, by section id (present only when
-   * such a section is configured; the built-in sections' figures are the members above).
+   * What sections without a member above computed, by section id: the built-in `trend` when the
+   * run has a history, and the configured sections of other packages that compute figures.
    */
   sections?: Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import { expectTypeOf } from 'vitest';
 import {
   buildReportModel,
   defineSection,
+  type MonthHistory,
   type ReportModel,
   type ReportSection,
   type SectionContext,
@@ -24,7 +25,8 @@ const byTeam = defineSection({
   title: 'Credits by team',
   compute: ({ inputs, shared }) => {
     expectTypeOf(inputs.people).toEqualTypeOf<PeopleDirectory | undefined>();
-    expectTypeOf(inputs['history']).toBeUnknown(); // inputs nobody typed stay unknown
+    expectTypeOf(inputs['budget']).toBeUnknown(); // inputs nobody typed stay unknown
+    expectTypeOf(inputs.history).toEqualTypeOf<ReadonlyArray<MonthHistory> | undefined>();
     const credits = new Map<string, number>();
     for (const u of shared.users) {
       const team = (u.email && inputs.people?.teamOf(u.email)) ?? '(none)';

@@ -97,6 +97,30 @@ export type SectionSheet<Row = never> = TableSheet<Row> | FiguresSheet;
  */
 export interface SectionInputs {
   readonly [name: string]: unknown;
+  /** Earlier months of the organization, oldest first (from a store): the trend section reads them. */
+  readonly history?: ReadonlyArray<MonthHistory>;
+}
+
+/**
+ * One month of an organization's history as a store sums it up: what the trend section needs that
+ * only a month's user-day rows give (the rest, seats and readiness, comes from the snapshot's lists).
+ * Same definitions as the report's figures of the same ids.
+ */
+export interface MonthHistory {
+  /** `YYYY-MM`. */
+  month: string;
+  /** Days of the month the store holds (fewer than the month's days: a partial month). */
+  days: number;
+  /** Days of the month with data (2026-01 has 18: data starts on the 14th). */
+  daysInMonth: number;
+  /** `credits`: the `/tokens` daily `billable_tokens` summed. */
+  credits: number;
+  /** `active_users`: distinct users with tool calls, messages or sessions on a day of the month. */
+  activeUsers: number;
+  /** `avg_dau`: mean `daily_active_users` over the days with `/activity` rows; null with none. */
+  avgDau: number | null;
+  /** `autonomy_mean`: mean over users with user messages of tool calls / user messages; null with none. */
+  autonomyMean: number | null;
 }
 
 /**

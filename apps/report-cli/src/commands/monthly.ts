@@ -1,17 +1,59 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 
+import { join } from 'node:path';
+import type { ReportSection } from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
-import type { ConfigFlags } from '../config/config.ts';
+import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import { CliError, EXIT, UsageError } from '../errors.ts';
 import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
-import { type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
+import { fileSlug, type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
+import type { Reporter } from '../reporter.ts';
 import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
   attachXlsx?: boolean;
+  /** Every organization of the config file, each in its own folder under `--out`. */
+  allOrgs?: boolean;
   /** Print one JSON summary on stdout instead of the text summary. */
   json?: boolean;
+}
+
+/** One organization's report, from fetch (or the store) to delivery. */
+async function monthlyOf(
+  config: Config,
+  options: MonthlyOptions,
+  reporter: Reporter,
+  ctx: CommandContext,
+  sections: ReadonlyArray<ReportSection> | undefined,
+): Promise<ProduceResult> {
+  const formats = reportFormats(config, options.attachXlsx);
+  // The renderer loads and Chromium starts while the month is fetched.
+  const warmup = warmUpRendering(formats, { executablePath: config.chromium });
+  try {
+    const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+    const inputs = config.store
+      ? await (await import('../store/read-month.ts')).historyFromStore(
+          config.store,
+          snapshot,
+          reportPeriod(options, config),
+          reporter,
+        )
+      : undefined;
+    return await produceReport(snapshot, {
+      config,
+      reporter,
+      includeSnapshot: true,
+      formats,
+      attachXlsx: options.attachXlsx,
+      ...(sections && { sections }),
+      ...(inputs && { inputs }),
+      warmup,
+    });
+  } finally {
+    await warmup.close();
+  }
 }
 
 /** Produces the monthly report of `--month` (default the last complete month) in `--out`. */
@@ -20,28 +62,36 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   const { config, reporter } = setUp(options, ctx);
   reportPeriod(options, config); // a bad month fails before anything starts
   checkDelivery(config);
-  const formats = reportFormats(config, options.attachXlsx);
-  checkChromium(config, formats);
+  checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config); // a broken template fails before anything is fetched
   const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section
-  // The renderer loads and Chromium starts while the month is fetched.
-  const warmup = warmUpRendering(formats, { executablePath: config.chromium });
-  let result: ProduceResult;
-  try {
-    const snapshot = await acquireSnapshot(options, config, reporter, ctx);
-    result = await produceReport(snapshot, {
-      config,
-      reporter,
-      includeSnapshot: true,
-      formats,
-      attachXlsx: options.attachXlsx,
-      ...(sections && { sections }),
-      warmup,
-    });
-  } finally {
-    await warmup.close();
+  if (options.demo && (options.allOrgs || config.org)) {
+    throw new UsageError('--demo reports on the demo organization: leave out --org and --all-orgs');
   }
-  if (options.json) ctx.io.stdout.write(reportSummary('monthly', result, started));
-  else if (reporter.enabled('info'))
-    ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
+  const targets = options.demo ? [config] : organizationConfigs(config, options.allOrgs);
+  const failed: string[] = [];
+  for (const target of targets) {
+    // Several organizations: each report (and its snapshot) in a folder of its own under --out.
+    const run =
+      targets.length > 1
+        ? { ...target, outDir: join(config.outDir, fileSlug(target.organizationName ?? 'organization')) }
+        : target;
+    try {
+      const result = await monthlyOf(run, options, reporter, ctx, sections);
+      if (options.json) ctx.io.stdout.write(reportSummary('monthly', result, started));
+      else if (reporter.enabled('info'))
+        ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
+    } catch (error) {
+      // One organization failing does not stop the others' reports; the run still fails at the end.
+      if (targets.length === 1) throw error;
+      failed.push(target.organizationName ?? 'organization');
+      reporter.error(`${target.organizationName}: ${(error as Error).message}`);
+    }
+  }
+  if (failed.length > 0) {
+    throw new CliError(
+      `${failed.length} of ${targets.length} organizations have no report (${failed.join(', ')}); the others are written`,
+      EXIT.failure,
+    );
+  }
 }

@@ -1,8 +1,8 @@
 /** `orgreport sync`: fetches into a Parquet store the days it does not hold yet, up to yesterday (UTC). */
 import { type Clock, type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
-import type { ConfigFlags } from '../config/config.ts';
+import { type ConfigFlags, configuredOrgId, organizationConfigs } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { UsageError } from '../errors.ts';
+import { CliError, EXIT, UsageError } from '../errors.ts';
 import { jsonSummary } from '../report/checks.ts';
 import { demoUsersOf } from '../snapshot/acquire.ts';
 import { syncIntoStore } from '../store/sync-store.ts';
@@ -14,6 +14,7 @@ export interface SyncOptions extends ConfigFlags {
   rebuild?: boolean;
   demo?: boolean;
   demoUsers?: string;
+  allOrgs?: boolean;
   json?: boolean;
 }
 
@@ -80,31 +81,54 @@ export async function sync(options: SyncOptions, ctx: CommandContext): Promise<v
   }
   const refetch = months(options.refetch);
   const demoUsers = demoUsersOf(options);
-  const result = await syncIntoStore(
-    {
-      store: config.store,
-      ...(since && { since }),
-      ...(until && { until }),
-      ...(refetch && { refetch }),
-      ...(demoUsers !== undefined && { demoUsers }),
-    },
-    config,
-    reporter,
-    ctx,
-  );
-  if (options.json) {
-    ctx.io.stdout.write(
-      jsonSummary(
+  if (demoUsers !== undefined && (options.allOrgs || config.org)) {
+    throw new UsageError('--demo syncs the demo organization: leave out --org and --all-orgs');
+  }
+  const store = config.store;
+  const targets = demoUsers !== undefined ? [config] : organizationConfigs(config, options.allOrgs);
+  const failed: string[] = [];
+  for (const target of targets) {
+    const label = target.organizationName ?? 'the organization';
+    try {
+      const result = await syncIntoStore(
         {
-          command: 'sync',
-          organization: { id: result.orgId, name: result.organizationName ?? result.orgId },
-          store: config.store,
-          spans: result.spans,
-          partitions: { written: result.written, unchanged: result.unchanged },
-          requests: result.requests,
+          store,
+          ...(since && { since }),
+          ...(until && { until }),
+          ...(refetch && { refetch }),
+          ...(demoUsers !== undefined && { demoUsers }),
+          ...(configuredOrgId(target) && { orgId: configuredOrgId(target) }),
         },
-        started,
-      ),
+        target,
+        reporter,
+        ctx,
+      );
+      if (options.json) {
+        ctx.io.stdout.write(
+          jsonSummary(
+            {
+              command: 'sync',
+              organization: { id: result.orgId, name: result.organizationName ?? result.orgId },
+              store,
+              spans: result.spans,
+              partitions: { written: result.written, unchanged: result.unchanged },
+              requests: result.requests,
+            },
+            started,
+          ),
+        );
+      }
+    } catch (error) {
+      // One organization failing does not stop the others' syncs; the run still fails at the end.
+      if (targets.length === 1) throw error;
+      failed.push(label);
+      reporter.error(`${label}: ${(error as Error).message}`);
+    }
+  }
+  if (failed.length > 0) {
+    throw new CliError(
+      `${failed.length} of ${targets.length} organizations failed to sync (${failed.join(', ')}); the others are stored`,
+      EXIT.failure,
     );
   }
 }

@@ -79,6 +79,22 @@ export interface Config {
   now: Clock;
   /** The config file that was read, if any. */
   configFile?: string;
+  /** The config file's `organizations`, their keys read from their variables. */
+  organizations: OrganizationConfig[];
+  /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
+  org?: string;
+}
+
+/** One organization of the config file, resolved. */
+export interface OrganizationConfig {
+  name: string;
+  id?: string;
+  /** Its key; undefined when the variable named by `apiKeyEnv` is not set. */
+  apiKey?: string;
+  /** Where the key comes from, for messages: `ORGREPORT_KEY_EU` or `config file ...: organizations`. */
+  keySource: string;
+  baseUrl?: string;
+  appUrl?: string;
 }
 
 /** Bounds of requests and lists, as the API client takes them. */
@@ -110,6 +126,7 @@ export interface ConfigFlags {
   sections?: string;
   store?: string;
   orgName?: string;
+  org?: string;
   maxRetries?: string;
   requestTimeout?: string;
   headersTimeout?: string;
@@ -325,6 +342,15 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   else if (file.logLevel) logLevel = file.logLevel;
 
   const baseUrl = text(url, 'baseUrl');
+  const organizations: OrganizationConfig[] = (file.organizations ?? []).map((o) => ({
+    name: o.name,
+    ...(o.id && { id: o.id }),
+    ...(o.apiKeyEnv
+      ? { apiKey: env[o.apiKeyEnv] || undefined, keySource: o.apiKeyEnv }
+      : { apiKey: o.apiKey, keySource: fileLabel('organizations') }),
+    ...(o.baseUrl && { baseUrl: o.baseUrl }),
+    ...((o.appUrl ?? o.baseUrl) && { appUrl: o.appUrl ?? o.baseUrl }),
+  }));
   const deadlineMs = number(minutes, 'deadline', 60_000);
   return {
     apiKey: text(nonEmpty, 'apiKey', true),
@@ -357,7 +383,66 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     today,
     now,
     configFile,
+    organizations,
+    org: text(nonEmpty, 'org'),
   };
+}
+
+/** The id of the run's organization when the config file gives it (a run for one listed organization). */
+export function configuredOrgId(config: Config): string | undefined {
+  return config.organizations.length === 1 ? config.organizations[0]!.id : undefined;
+}
+
+/**
+ * The configurations of the organizations a run is for: the one `--org` names, every listed one
+ * with `allOrgs`, else the only one listed, else the top-level settings alone. Each carries its
+ * organization's key, address and name.
+ */
+export function organizationConfigs(config: Config, allOrgs = false): Config[] {
+  const listed = config.organizations;
+  const asConfig = (o: OrganizationConfig): Config => {
+    if (!o.apiKey) {
+      throw new AuthError(
+        `organization "${o.name}": no API key: set the variable ${o.keySource} (named by its apiKeyEnv)`,
+      );
+    }
+    return {
+      ...config,
+      apiKey: o.apiKey,
+      baseUrl: o.baseUrl ?? config.baseUrl,
+      appUrl: o.appUrl ?? (o.baseUrl ? o.baseUrl : config.appUrl),
+      organizationName: o.name,
+      organizations: [o],
+      org: o.id ?? o.name,
+    };
+  };
+  const names = listed.map((o) => o.name).join(', ');
+  if (allOrgs) {
+    if (config.org) throw new UsageError('--all-orgs runs every listed organization: leave out --org');
+    if (listed.length === 0) {
+      throw new UsageError('--all-orgs: the config file lists no "organizations"');
+    }
+    return listed.map(asConfig);
+  }
+  if (config.org) {
+    const wanted = config.org.toLowerCase();
+    const found = listed.find((o) => o.name.toLowerCase() === wanted || o.id === config.org);
+    if (!found) {
+      throw new UsageError(
+        listed.length === 0
+          ? `--org ${config.org}: the config file lists no "organizations"`
+          : `--org ${config.org}: no such organization in the config file (listed: ${names})`,
+      );
+    }
+    return [asConfig(found)];
+  }
+  if (listed.length === 1) return [asConfig(listed[0]!)];
+  if (listed.length > 1 && !config.apiKey) {
+    throw new UsageError(
+      `the config file lists ${listed.length} organizations (${names}): choose one with --org NAME, or all with --all-orgs`,
+    );
+  }
+  return [config];
 }
 
 /** The API connection settings; throws when the address or the key is missing (the key: exit code 3). */

@@ -249,6 +249,13 @@ export const SETTINGS = {
     default: 'the organization id',
     file: nonEmpty,
   }),
+  org: setting({
+    flag: '--org <name>',
+    env: 'ORGREPORT_ORG',
+    help: "the organization of the config file's `organizations` to use, by name or id",
+    default: 'the only one listed, else the top-level key',
+    file: nonEmpty,
+  }),
   pricePerCredit: setting({
     env: 'ORGREPORT_PRICE_PER_CREDIT',
     help: 'price of one credit, for costs',
@@ -298,12 +305,55 @@ export function flagHelp(key: SettingKey): string {
   return `${s.help} (${s.env}; default ${s.default.replaceAll('`', '')})`;
 }
 
-type FileShape = { [K in SettingKey]: z.ZodOptional<(typeof SETTINGS)[K]['file']> };
+/**
+ * One organization of the config file's `organizations`: its name (what `--org` matches, and the
+ * report's organization name), optionally its id, its own key (the name of the variable that holds
+ * it, or the key itself) and optionally its own API address.
+ */
+export const organizationEntry = z
+  .strictObject({
+    name: nonEmpty,
+    id: nonEmpty.optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable')
+      .optional(),
+    apiKey: nonEmpty.optional(),
+    baseUrl: url.optional(),
+    appUrl: url.optional(),
+  })
+  .refine(
+    (o) => (o.apiKeyEnv === undefined) !== (o.apiKey === undefined),
+    "give the organization's key as apiKeyEnv (the name of the variable holding it) or apiKey, one of them",
+  );
+export type OrganizationEntry = z.infer<typeof organizationEntry>;
+
+/** The `organizations` key: each name and id once. */
+export const organizationList = z
+  .array(organizationEntry)
+  .min(1, 'expected at least one organization')
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    for (const o of list) {
+      for (const key of [o.name.toLowerCase(), ...(o.id ? [o.id] : [])]) {
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `"${key}" is listed twice` });
+        seen.add(key);
+      }
+    }
+  });
+
+type FileShape = { [K in SettingKey]: z.ZodOptional<(typeof SETTINGS)[K]['file']> } & {
+  organizations: z.ZodOptional<typeof organizationList>;
+};
 
 /** The config file: every key optional, unknown keys refused so that a typo is named. */
-export const configFileSchema = z.strictObject(
-  Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.file.optional()])) as FileShape,
-);
+export const configFileSchema = z.strictObject({
+  ...(Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.file.optional()])) as Omit<
+    FileShape,
+    'organizations'
+  >),
+  organizations: organizationList.optional(),
+} as FileShape);
 
 /** The README's settings table, made from {@link SETTINGS} (a test holds the README to it). */
 export function settingsMarkdown(): string {
@@ -324,6 +374,13 @@ export function settingsMarkdown(): string {
         s.default,
       ];
     }),
+    [
+      '(none)',
+      '(none)',
+      '`organizations` (array)',
+      'several organizations, each `{ name, id?, apiKeyEnv or apiKey, baseUrl?, appUrl? }`: `--org NAME` picks one, `--all-orgs` runs each',
+      'one organization: the top-level settings',
+    ],
     [
       `\`${CONFIG_SETTING.flag.split(' ')[0]}\``,
       `\`${CONFIG_SETTING.env}\``,

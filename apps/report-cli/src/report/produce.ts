@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { Snapshot } from '@orgreport/api-core';
-import type { ReportModel, ReportSection } from '@orgreport/metrics';
+import type { ReportModel, ReportSection, SectionInputs } from '@orgreport/metrics';
 import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
 import { writeSnapshot } from '@orgreport/snapshot';
 import type { Config, ReportFormat } from '../config/config.ts';
@@ -30,6 +30,8 @@ export interface ProduceOptions {
   warmup?: RenderWarmup;
   /** The report's sections in order (see loadSections); undefined: the built-in ones. */
   sections?: ReadonlyArray<ReportSection>;
+  /** Further inputs of the sections (the store's history of months for the trend). */
+  inputs?: SectionInputs;
 }
 
 /** What a run produced. */
@@ -74,6 +76,7 @@ export async function computeModel(
   config: Config,
   reporter: Reporter,
   sections?: ReadonlyArray<ReportSection>,
+  inputs?: SectionInputs,
 ): Promise<ReportModel> {
   const { buildReportModel } = await import('@orgreport/metrics');
   const stage = reporter.stage('compute');
@@ -82,6 +85,7 @@ export async function computeModel(
     ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
     ...(config.currency !== undefined ? { currency: config.currency } : {}),
     ...(sections && { sections }),
+    ...(inputs && { inputs }),
   });
   stage.done(`${model.figures.length} figures, ${model.weekly.length} weeks, ${model.users.length} users`);
   return model;
@@ -177,7 +181,7 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
       const manifest = await writeSnapshot(await outputs.directory('snapshot'), snapshot);
       stage.done(`${Object.keys(manifest.checksums).length} files`);
     }
-    model = await computeModel(snapshot, config, reporter, options.sections);
+    model = await computeModel(snapshot, config, reporter, options.sections, options.inputs);
     warnings = await writeFormats(model, formats, outputs, config, reporter, warmup, options.sections);
     files = await outputs.commit();
   } catch (error) {

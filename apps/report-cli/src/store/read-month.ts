@@ -3,9 +3,10 @@
  * report and comparison months the store lacks (a stored month is never fetched again), then the
  * period is read back as the snapshot a fresh fetch would have given.
  */
-import { comparisonPeriod, type Snapshot } from '@orgreport/api-core';
+import { comparisonPeriod, type MonthPeriod, type Snapshot } from '@orgreport/api-core';
+import type { SectionInputs } from '@orgreport/metrics';
 import { fetchedRangeOf } from '@orgreport/snapshot';
-import type { Config } from '../config/config.ts';
+import { type Config, configuredOrgId } from '../config/config.ts';
 import type { CommandContext } from '../context.ts';
 import type { Reporter } from '../reporter.ts';
 import { type AcquireFlags, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
@@ -28,6 +29,7 @@ export async function snapshotFromStore(
       since: range.start,
       until: range.end,
       ...(demoUsers !== undefined && { demoUsers }),
+      ...(configuredOrgId(config) && { orgId: configuredOrgId(config) }),
     },
     config,
     reporter,
@@ -43,4 +45,18 @@ export async function snapshotFromStore(
     `${period.month} from ${config.store}: ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
   );
   return snapshot;
+}
+
+/** The store's months up to the report's (12 at most) for the trend section. */
+export async function historyFromStore(
+  store: string,
+  snapshot: Snapshot,
+  period: MonthPeriod,
+  reporter: Reporter,
+): Promise<SectionInputs> {
+  const { readHistory } = await import('@orgreport/store');
+  const stage = reporter.stage('history');
+  const history = await readHistory(store, snapshot.manifest.organization.id, { until: period.month });
+  stage.done(`${history.length} month(s) from ${history[0]?.month ?? period.month} for the trend`);
+  return { history };
 }

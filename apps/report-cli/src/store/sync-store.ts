@@ -19,6 +19,8 @@ export interface SyncRequest {
   refetch?: IsoMonth[];
   /** Users of the demo organization, when `--demo`. */
   demoUsers?: number;
+  /** The organization's id when the configuration names it (saves asking the API). */
+  orgId?: string;
 }
 
 /** What a sync did, and the organization's name to show. */
@@ -52,6 +54,7 @@ export async function syncIntoStore(
       ...(request.since && { since: request.since }),
       ...(request.until && { until: request.until }),
       ...(request.refetch && { refetch: request.refetch }),
+      ...(request.orgId && { orgId: request.orgId }),
       ...((config.organizationName ?? connection.organizationName) && {
         organizationName: config.organizationName ?? connection.organizationName,
       }),

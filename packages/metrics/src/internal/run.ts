@@ -26,7 +26,7 @@ import { byDate, dailySeries } from './transforms/daily-series.ts';
 import { usersByDay } from './transforms/data-quality.ts';
 import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
-import { latestReports, orgReadiness, readinessScores } from './transforms/readiness.ts';
+import { readinessAt, type readinessScores } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
 import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
 import { sumBy } from './transforms/sum-by.ts';
@@ -154,10 +154,7 @@ function spanFigures(
     .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
   const stats = autonomyStatsAt(autonomyStats(ratios), 0);
   const seats = seatStats(snapshot.orgUsers, span.end, who.ids, who.emails, activeUsers);
-  const repos = [...latestReports(snapshot.readiness, span.end).values()].map((r) =>
-    readinessScores(r, mapping),
-  );
-  const org = orgReadiness(repos);
+  const { repos, ...org } = readinessAt(snapshot.readiness, span.end, mapping);
   return {
     autonomyUsers: stats.users,
     seats,

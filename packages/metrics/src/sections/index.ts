@@ -17,12 +17,14 @@ import { readiness } from './readiness/index.ts';
 import { seats } from './seats/index.ts';
 import { summary } from './summary/index.ts';
 import { tools } from './tools/index.ts';
+import { trend } from './trend/index.ts';
 import { usage } from './usage/index.ts';
 
 /** The built-in sections in their default order: the report as it has always been. */
 export const BUILTIN_SECTIONS: ReadonlyArray<ReportSection> = [
   cover,
   summary,
+  trend,
   usage,
   adoption,
   behaviour,

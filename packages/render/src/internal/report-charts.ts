@@ -100,5 +100,34 @@ export function reportCharts(model: ReportModel): Map<string, string> {
       ),
     );
   }
+  const trend = model.sections?.trend as
+    | {
+        months: Array<{
+          month: string;
+          partial: boolean;
+          credits: number;
+          active_users: number;
+          seats: number;
+        }>;
+      }
+    | undefined;
+  if (trend) {
+    const months = trend.months.map((m) => (m.partial ? `${m.month}*` : m.month));
+    charts.set(
+      'trendCredits',
+      barChart(months, [{ name: 'credits', values: trend.months.map((m) => m.credits) }], { height: 200 }),
+    );
+    charts.set(
+      'trendUsers',
+      lineChart(
+        months,
+        [
+          { name: 'active users', values: trend.months.map((m) => m.active_users) },
+          { name: 'seats', values: trend.months.map((m) => m.seats) },
+        ],
+        { height: 200 },
+      ),
+    );
+  }
   return charts;
 }

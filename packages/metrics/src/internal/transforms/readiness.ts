@@ -174,6 +174,19 @@ export function orgReadiness(repos: ReadonlyArray<{ score: number | null; level:
   };
 }
 
+/**
+ * The organization's readiness at the end of `day`: each repository's latest report on or before
+ * it, scored, and the org score and level of those.
+ */
+export function readinessAt(
+  reports: readonly ReadinessReport[],
+  day: string,
+  mapping: Readonly<Record<string, number>>,
+): { repos: ReadinessReportRow[]; score: number | null; level: number | null } {
+  const repos = [...latestReports(reports, day).values()].map((r) => readinessScores(r, mapping));
+  return { repos, ...orgReadiness(repos) };
+}
+
 export interface ReadinessInput {
   reports: readonly ReadinessReport[];
   mapping: Readonly<Record<string, number>>;

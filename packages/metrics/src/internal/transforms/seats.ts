@@ -15,6 +15,16 @@ function displayName(u: OrgUser): string | null {
   return name || null;
 }
 
+/** The seats at the end of `day`: organization users created on or before it (or without a creation date). */
+export function seatsAt(orgUsers: readonly OrgUser[], day: string): OrgUser[] {
+  const limit = endOfDayMs(day);
+  return orgUsers.filter((u) => {
+    if (!u.createdAt) return true;
+    const t = Date.parse(u.createdAt);
+    return Number.isNaN(t) || t < limit;
+  });
+}
+
 /**
  * Seat statistics at the end of `day`: a seat is an organization user created on or before that
  * day (users without `createdAt` count as seats); it is active when its id or e-mail (any case)
@@ -30,12 +40,7 @@ export function seatStats(
   activeEmails: ReadonlySet<string>,
   activeUsers: number,
 ): SeatsSection {
-  const limit = endOfDayMs(day);
-  const seats = orgUsers.filter((u) => {
-    if (!u.createdAt) return true;
-    const t = Date.parse(u.createdAt);
-    return Number.isNaN(t) || t < limit;
-  });
+  const seats = seatsAt(orgUsers, day);
   const dormant = seats
     .filter((u) => !activeIds.has(u.id) && !(u.email && activeEmails.has(u.email.toLowerCase())))
     .map((u) => ({ id: u.id, email: u.email ?? null, name: displayName(u), created_at: u.createdAt ?? null }))

@@ -27,6 +27,7 @@ const READING_ORDER = [
   'controls',
   'seats',
   'limits',
+  'trend',
   'data_quality',
   'row_checks',
 ];
