@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, smallOrg, tempDir } from './helpers.ts';
+import { cli, readWorkbook, sheetObjects, smallOrg, tempDir } from './helpers.ts';
 
 let eu: RunningEmulator;
 let us: RunningEmulator;
@@ -90,8 +90,8 @@ describe('organizations in the config file', () => {
     expect(us.requestLog.length - before).toBe(0); // its id is configured: not even which organization is asked
     const files = readdirSync(one).filter((f) => f.endsWith('.json'));
     expect(files).toEqual(['orgreport-acme-us-2026-10.json']);
-    const model = JSON.parse(readFileSync(join(one, files[0]!), 'utf8'));
-    expect(model.organization).toEqual({ id: us.organization.orgId, name: 'Acme US' });
+    const usModel = JSON.parse(readFileSync(join(one, files[0]!), 'utf8'));
+    expect(usModel.organization).toEqual({ id: us.organization.orgId, name: 'Acme US' });
 
     // --all-orgs: one folder per organization.
     const all = tempDir();
@@ -115,7 +115,46 @@ describe('organizations in the config file', () => {
     expect(both.code, both.err).toBe(0);
     expect(existsSync(join(all, 'acme-eu', 'orgreport-acme-eu-2026-10.json'))).toBe(true);
     expect(existsSync(join(all, 'acme-us', 'orgreport-acme-us-2026-10.json'))).toBe(true);
-    expect(existsSync(join(all, 'acme-eu', 'snapshot'))).toBe(true);
+    expect(existsSync(join(all, 'acme-eu', 'snapshot'))).toBe(false); // the store keeps the month
+
+    // The rollup, from the store alone: a row per organization, and totals equal to the sum of their reports.
+    const reports = ['acme-eu', 'acme-us'].map((slug) =>
+      JSON.parse(readFileSync(join(all, slug, `orgreport-${slug}-2026-10.json`), 'utf8')),
+    );
+    const figure = (model: { figures: Array<{ id: string; value: number }> }, id: string) =>
+      model.figures.find((f) => f.id === id)!.value;
+    const rolled = tempDir();
+    const requestsBefore = eu.requestLog.length + us.requestLog.length;
+    const rollup = await cli(
+      ['rollup', '--store', store, '--month', '2026-10', '--formats', 'json,xlsx', '--out', rolled, '--json'],
+      { env: {} },
+    );
+    expect(rollup.code, rollup.err).toBe(0);
+    expect(eu.requestLog.length + us.requestLog.length).toBe(requestsBefore);
+    const out = JSON.parse(rollup.out);
+    const model = JSON.parse(
+      readFileSync(out.outputs.find((o: { kind: string }) => o.kind === 'json').path, 'utf8'),
+    );
+    expect(model.organization.name).toBe('All organizations (2)');
+    const rows = model.sections.rollup.rows as Array<Record<string, number | string | boolean>>;
+    expect(rows.map((r) => r.organization)).toEqual(['Acme EU', 'Acme US', 'All organizations (2)']);
+    for (const id of ['credits', 'active_users', 'seats', 'sessions', 'tool_calls', 'git_commits']) {
+      const sum = figure(reports[0], id) + figure(reports[1], id);
+      expect(figure(model, id), id).toBe(sum);
+      expect(rows[2]![id], id).toBe(sum);
+      expect(rows[0]![id], id).toBe(figure(reports[0], id));
+    }
+    expect(model.sections.rollup.creditsReconcile).toBe(true);
+    // The total's ratios are recomputed over both, not averaged.
+    expect(figure(model, 'seat_utilization')).toBeCloseTo(
+      (figure(reports[0], 'active_users') + figure(reports[1], 'active_users')) /
+        (figure(reports[0], 'seats') + figure(reports[1], 'seats')),
+      12,
+    );
+    const workbook = readWorkbook(out.outputs.find((o: { kind: string }) => o.kind === 'xlsx').path);
+    const sheet = sheetObjects(workbook.Organizations);
+    expect(sheet.map((r) => r.organization)).toEqual(['Acme EU', 'Acme US', 'All organizations (2)']);
+    expect(sheet[2]!.credits).toBe(figure(reports[0], 'credits') + figure(reports[1], 'credits'));
   });
 
   it('says what is wrong: an unknown --org, several organizations and no choice, a key variable not set, a bad entry', async () => {

@@ -8,6 +8,8 @@ import { STAGES } from './protocol.ts';
 
 export const DEFAULT_USERS = [1_000, 10_000, 100_000];
 export const DEFAULT_LATENCIES_MS = [0, 80];
+/** Sizes of the store's cases (their targets are set at 10k and 100k users). */
+export const DEFAULT_STORE_USERS = [10_000, 100_000];
 
 export interface BenchArgs extends BenchCalendar {
   cases: BenchCase[];
@@ -23,6 +25,8 @@ export interface BenchArgs extends BenchCalendar {
   profile: boolean;
   /** Write the results as JSON to this file as well as printing the table. */
   json: string | undefined;
+  /** Run the store's cases (default sizes 10k and 100k) instead of the pipeline's. */
+  store: boolean;
 }
 
 /** A list of whole numbers from repeated flags and comma lists: `--users 1000,10000`. */
@@ -54,6 +58,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       concurrency: { type: 'string', default: '4' },
       json: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      store: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -62,7 +67,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     throw new Error(`--month: expected YYYY-MM, got "${values.month}"`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(values.today!))
     throw new Error(`--today: expected YYYY-MM-DD, got "${values.today}"`);
-  const users = numbers(values.users, '--users', 1) ?? DEFAULT_USERS;
+  const users = numbers(values.users, '--users', 1) ?? (values.store ? DEFAULT_STORE_USERS : DEFAULT_USERS);
   const latencies = numbers(values.latency, '--latency', 0) ?? DEFAULT_LATENCIES_MS;
   const skip = (values.skip ?? []).flatMap((s) => s.split(','));
   for (const s of skip) {
@@ -82,5 +87,6 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     concurrency: concurrency!,
     json: values.json,
     profile: values.profile!,
+    store: values.store!,
   };
 }

@@ -108,6 +108,18 @@ function machine(): string {
 }
 
 const args = parseBenchArgs(process.argv.slice(2));
+if (args.store) {
+  const { storeCases } = await import('./store-bench.ts');
+  const figures = [];
+  const sizes = [...new Set(args.cases.map((c) => c.users))];
+  process.stdout.write(`### Store (${args.month}, today ${args.today}, seed ${args.seed}; ${machine()})\n\n`);
+  for (const users of sizes) {
+    figures.push(...(await storeCases(users, args, (line) => process.stdout.write(`${line}\n`))));
+  }
+  if (args.json)
+    await writeFile(args.json, `${JSON.stringify({ machine: machine(), args, figures }, null, 2)}\n`);
+  process.exit(figures.every((f) => f.ok !== false) ? 0 : 1);
+}
 const results: CaseResult[] = [];
 for (const spec of args.cases) {
   const result = await runCase(spec, args);

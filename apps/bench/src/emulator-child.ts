@@ -23,6 +23,15 @@ send({
 } satisfies ChildMessage);
 
 process.on('message', async (message) => {
+  if (message === 'stats') {
+    const log = emulator.requestLog;
+    send({
+      kind: 'emulator-stats',
+      requests: log.length,
+      bytes: log.reduce((sum, entry) => sum + (entry.bytes ?? 0), 0),
+    } satisfies ChildMessage);
+    return;
+  }
   if (message !== 'stop') return;
   await emulator.close();
   send({ kind: 'emulator-done', cpuMs: cpuMsOf(process.cpuUsage()), maxRssMb: maxRssMb() });

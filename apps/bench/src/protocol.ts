@@ -29,6 +29,13 @@ export interface EmulatorReady {
   startMs: number;
 }
 
+/** Sent by the emulator child when asked for `stats`: what it served so far. */
+export interface EmulatorStats {
+  kind: 'emulator-stats';
+  requests: number;
+  bytes: number;
+}
+
 /** Sent by the emulator child when asked to stop: what serving cost it. */
 export interface EmulatorDone {
   kind: 'emulator-done';
@@ -107,6 +114,7 @@ export interface FloorResult {
 /** Any message of a child. */
 export type ChildMessage =
   | EmulatorReady
+  | EmulatorStats
   | EmulatorDone
   | StageMessage
   | PipelineDone

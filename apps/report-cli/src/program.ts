@@ -208,6 +208,25 @@ export function createProgram(ctx: CommandContext): Command {
 
   withFlags(
     program
+      .command('rollup')
+      .description(
+        'one report over every organization of a store, from the store alone: a row per organization and their total',
+      )
+      .addHelpText(
+        'after',
+        '\nThe store must hold the month and the one before it of each organization (orgreport sync --all-orgs).\nExample: orgreport rollup --store ./store --month 2026-10',
+      ),
+    ...COMMON,
+    'store',
+    'month',
+    'partial',
+    'orgName',
+    'json',
+    ...RENDERING,
+  ).action(async (flags) => (await import('./commands/rollup.ts')).rollup(flags, ctx));
+
+  withFlags(
+    program
       .command('query')
       .description("run SQL over a store's datasets (user_days, tokens_daily, ...; columns in docs/store.md)")
       .argument('<sql>', 'the query, e.g. "SELECT month, sum(billable_tokens) FROM user_days GROUP BY ALL"')

@@ -25,6 +25,7 @@ export {
   defineSection,
   type FiguresSheet,
   type MonthHistory,
+  type OrganizationFigures,
   type ReportSection,
   type SectionContext,
   SectionError,

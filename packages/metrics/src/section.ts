@@ -99,6 +99,18 @@ export interface SectionInputs {
   readonly [name: string]: unknown;
   /** Earlier months of the organization, oldest first (from a store): the trend section reads them. */
   readonly history?: ReadonlyArray<MonthHistory>;
+  /**
+   * The organizations of a rollup, each with its own report's figures: the rollup section lists
+   * them beside the run's figures, which are those of all of them together.
+   */
+  readonly organizations?: ReadonlyArray<OrganizationFigures>;
+}
+
+/** One organization of a rollup and the figures of its own report. */
+export interface OrganizationFigures {
+  id: string;
+  name: string;
+  figures: ReadonlyArray<Figure>;
 }
 
 /**

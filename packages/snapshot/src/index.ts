@@ -10,6 +10,7 @@ export type {
   SnapshotManifest,
   UserDayColumns,
 } from '@orgreport/api-core';
+export { combineSnapshots } from './combine.ts';
 export { dayOf, type RevisionPlace, revisionPlace, revisionsInRange } from './control-range.ts';
 export { MANIFEST_FILE, readSnapshot, SnapshotError, USER_DAYS_FILE, writeSnapshot } from './disk.ts';
 export {

@@ -35,7 +35,12 @@ interface TrendRow {
 describe('readHistory', () => {
   it("sums each month as the report of that month does; the trend's rows equal the months' reports", async () => {
     const store = tempStore();
-    const { orgId } = await syncStore(store, { client: env.client, now, toolVersion: 't', since: '2026-07-10' });
+    const { orgId } = await syncStore(store, {
+      client: env.client,
+      now,
+      toolVersion: 't',
+      since: '2026-07-10',
+    });
     const history = await readHistory(store, orgId, { until: '2026-10' });
     expect(history.map((h) => [h.month, h.days, h.daysInMonth])).toEqual([
       ['2026-07', 22, 31], // synced from the 10th: partial
@@ -66,7 +71,12 @@ describe('readHistory', () => {
       expect(row.readiness_score).not.toBeNull();
       const p = monthPeriod(row.month, { now });
       const fresh = buildReportModel(
-        await fetchSnapshot(env.client, { period: p, comparison: comparisonPeriod(p), now, toolVersion: 't' }),
+        await fetchSnapshot(env.client, {
+          period: p,
+          comparison: comparisonPeriod(p),
+          now,
+          toolVersion: 't',
+        }),
         options,
       );
       expect(row.credits, row.month).toBe(figure(fresh, 'credits'));

@@ -23,7 +23,7 @@ export {
 } from './schema.ts';
 export type { MonthInfo, OrgState } from './state.ts';
 export { readState } from './state.ts';
-export { openStore, storeDescription } from './store-file.ts';
+export { listOrganizations, openStore, storeDescription } from './store-file.ts';
 export {
   type SyncOptions,
   type SyncProgress,

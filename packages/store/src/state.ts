@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { addDays, type DayRange, type IsoDate, type RowCheck } from '@orgreport/api-core';
 import { StoreError } from './errors.ts';
-import { writeFileAtomic } from './files.ts';
+import { entries, writeFileAtomic } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
 
@@ -75,6 +75,16 @@ export async function readState(layout: StoreLayout, orgId: string): Promise<Org
       `${layout.stateFile(orgId)} is not valid JSON: rebuild the store from its raw data (orgreport sync --store DIR --rebuild)`,
     );
   }
+}
+
+/** The states of every organization the store holds, by id. */
+export async function readStates(layout: StoreLayout): Promise<OrgState[]> {
+  const ids = (await entries(`${layout.root}/_state`))
+    .map((f) => /^org_id=(.+)\.json$/.exec(f)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .map(decodeURIComponent);
+  const states = await Promise.all(ids.map((id) => readState(layout, id)));
+  return states.filter((s): s is OrgState => s !== null);
 }
 
 export async function writeState(layout: StoreLayout, state: OrgState): Promise<void> {

@@ -7,6 +7,7 @@ import { StoreError } from './errors.ts';
 import { writeFileAtomic } from './files.ts';
 import { StoreLayout } from './layout.ts';
 import { DATASETS, STORE_SCHEMA_VERSION } from './schema.ts';
+import { type OrgState, readStates } from './state.ts';
 
 export const STORE_FORMAT = 'orgreport-store';
 
@@ -70,4 +71,17 @@ export async function openStore(root: string, options: { create?: boolean } = {}
     );
   }
   return layout;
+}
+
+/**
+ * The organizations a store holds, with the name of their last sync and the days held.
+ *
+ * @example
+ * for (const org of await listOrganizations('/srv/store')) console.log(org.orgId, org.name);
+ */
+export async function listOrganizations(
+  root: string,
+): Promise<Array<{ orgId: string; name: string; days: OrgState['days'] }>> {
+  const states = await readStates(await openStore(root));
+  return states.map((s) => ({ orgId: s.orgId, name: s.organizationName, days: s.days }));
 }

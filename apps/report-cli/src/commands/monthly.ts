@@ -44,7 +44,8 @@ async function monthlyOf(
     return await produceReport(snapshot, {
       config,
       reporter,
-      includeSnapshot: true,
+      // From a store, the store keeps the month (and the raw responses): no snapshot folder beside it.
+      includeSnapshot: !config.store,
       formats,
       attachXlsx: options.attachXlsx,
       ...(sections && { sections }),

@@ -68,7 +68,7 @@ export async function checkTemplates(config: Config): Promise<void> {
 
 /** The machine-readable summary of a run (`--json`): one JSON object on stdout. */
 export interface RunSummary {
-  command: 'monthly' | 'fetch' | 'render';
+  command: 'monthly' | 'fetch' | 'render' | 'rollup';
   organization: { id: string; name: string };
   period: { month: string; start: string; end: string; partial: boolean };
   /** Every file or folder written, with its kind (`pdf`, `xlsx`, `html`, `json`, `snapshot`) and size. */
@@ -89,7 +89,7 @@ export function outputKind(path: string): string {
 
 /** The `--json` summary of a rendered report (monthly, render). */
 export function reportSummary(
-  command: 'monthly' | 'render',
+  command: 'monthly' | 'render' | 'rollup',
   result: {
     model: ReportModel;
     files: CommittedOutput[];

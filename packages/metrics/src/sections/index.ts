@@ -14,6 +14,7 @@ import { definitions } from './definitions/index.ts';
 import { hookEvents } from './hook-events/index.ts';
 import { productivity } from './productivity/index.ts';
 import { readiness } from './readiness/index.ts';
+import { rollup } from './rollup/index.ts';
 import { seats } from './seats/index.ts';
 import { summary } from './summary/index.ts';
 import { tools } from './tools/index.ts';
@@ -24,6 +25,7 @@ import { usage } from './usage/index.ts';
 export const BUILTIN_SECTIONS: ReadonlyArray<ReportSection> = [
   cover,
   summary,
+  rollup,
   trend,
   usage,
   adoption,

@@ -37,6 +37,7 @@ describe('the built-in sections', () => {
     expect(BUILTIN_SECTION_IDS).toEqual([
       'cover',
       'summary',
+      'rollup',
       'trend',
       'usage',
       'adoption',
@@ -139,9 +140,9 @@ describe('a configuration of sections', () => {
       ],
     });
     expect(sectionData(model, perUser)).toBe(model.sections?.['credits-per-user']);
-    // The trend's terms come with a trend only (this run has no history).
+    // The trend's and the rollup's terms come with them only (this run has neither).
     expect(model.definitions.map((d) => d.id)).toEqual([
-      ...DEFINITIONS.map((d) => d.id).filter((id) => id !== 'trend'),
+      ...DEFINITIONS.map((d) => d.id).filter((id) => id !== 'trend' && id !== 'rollup'),
       'credits_per_user',
     ]);
     // The model holds every built-in section's figures, whatever the layout shows.

@@ -28,6 +28,7 @@ const READING_ORDER = [
   'seats',
   'limits',
   'trend',
+  'rollup',
   'data_quality',
   'row_checks',
 ];

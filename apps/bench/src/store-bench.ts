@@ -1,0 +1,269 @@
+/**
+ * `pnpm bench --store`: the store's cases, each run as a user runs it (the built `orgreport` binary
+ * in its own process) against the emulator in another:
+ * - `monthly` with the comparison month already stored: its requests and bytes against a fresh run;
+ * - `monthly --store` of a month the store holds: end to end (PDF, XLSX, HTML, JSON);
+ * - the size of one month of the store;
+ * - `sync` of one new day;
+ * - `query` of a 12-month sum per user.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { forkChild } from './children.ts';
+import type { BenchCalendar } from './protocol.ts';
+
+const CLI = fileURLToPath(new URL('../../report-cli/bin/orgreport.js', import.meta.url));
+const CLI_DIST = fileURLToPath(new URL('../../report-cli/dist', import.meta.url));
+
+/** One measured figure of a store case, with the target it is held to. */
+export interface StoreFigure {
+  users: number;
+  case: string;
+  value: number;
+  unit: string;
+  target?: string;
+  ok?: boolean;
+}
+
+interface Emulator {
+  baseUrl: string;
+  apiKey: string;
+  stats(): Promise<{ requests: number; bytes: number }>;
+  stop(): Promise<void>;
+}
+
+async function emulator(users: number, today: string, seed: number): Promise<Emulator> {
+  const child = forkChild('./emulator-child.ts', { users, latencyMs: 0, today, seed, month: '' }, [
+    '--max-old-space-size=8192',
+  ]);
+  const ready = await child.next('emulator-ready');
+  return {
+    baseUrl: ready.baseUrl,
+    apiKey: ready.apiKey,
+    async stats() {
+      const next = new Promise<{ requests: number; bytes: number }>((resolve) =>
+        child.onMessage((m) => {
+          if (m.kind === 'emulator-stats') resolve(m);
+        }),
+      );
+      child.process.send('stats');
+      return next;
+    },
+    async stop() {
+      child.process.send('stop');
+      await child.next('emulator-done').catch(() => undefined);
+      await child.exited;
+    },
+  };
+}
+
+/** Runs the CLI with `args` against `api` at `today`; its wall time, and what the emulator served meanwhile. */
+async function orgreport(
+  api: Emulator,
+  today: string,
+  args: string[],
+  cwd: string,
+): Promise<{ seconds: number; requests: number; bytes: number; stdout: string }> {
+  const before = await api.stats();
+  const started = performance.now();
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      const child = spawn(process.execPath, [CLI, ...args, '--today', today, '--quiet'], {
+        // No config file of the machine: a working folder and home without one.
+        cwd,
+        env: {
+          PATH: process.env.PATH,
+          HOME: cwd,
+          ORGREPORT_BASE_URL: api.baseUrl,
+          ORGREPORT_API_KEY: api.apiKey,
+        },
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        err += d;
+      });
+      child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
+    },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`orgreport ${args.join(' ')} exited ${code}: ${stderr.trim()}`);
+  const after = await api.stats();
+  return { seconds, requests: after.requests - before.requests, bytes: after.bytes - before.bytes, stdout };
+}
+
+/** Bytes of every file under `dir`. */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** Bytes of one month's partitions, every dataset. */
+function monthBytes(store: string, month: string): number {
+  let total = 0;
+  for (const dataset of readdirSync(store).filter((d) => !d.startsWith('_'))) {
+    for (const org of readdirSync(join(store, dataset))) {
+      const dir = join(store, dataset, org, `month=${month}`);
+      if (existsSync(dir)) total += bytesUnder(dir);
+    }
+  }
+  return total;
+}
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const MiB = 2 ** 20;
+
+/** The day after `day`. */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Every store case at one organization size; `full` adds the fresh-run comparison and the 12-month query. */
+export async function storeCases(users: number, calendar: BenchCalendar, log: (line: string) => void) {
+  if (!existsSync(CLI_DIST)) throw new Error('pnpm bench --store runs the built CLI: run pnpm build first');
+  const { month, today, seed } = calendar;
+  const figures: StoreFigure[] = [];
+  const add = (f: Omit<StoreFigure, 'users'>) => {
+    figures.push({ users, ...f });
+    log(
+      `  ${users} users, ${f.case}: ${f.value} ${f.unit}${f.target ? ` (target ${f.target}: ${f.ok ? 'met' : 'MISSED'})` : ''}`,
+    );
+  };
+  const work = mkdtempSync(join(tmpdir(), `orgreport-store-bench-${users}-`));
+  const store = join(work, 'store');
+  const run = (api: Emulator, day: string, args: string[]) => orgreport(api, day, args, work);
+  const api = await emulator(users, today, seed);
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const previous = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
+  const previousEnd = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
+  try {
+    if (users <= 10_000) {
+      // Today's run: both months fetched afresh. Then the comparison month stored by a sync.
+      const fresh = await run(api, today, [
+        'monthly',
+        '--month',
+        month,
+        '--formats',
+        'json',
+        '--out',
+        join(work, 'fresh'),
+      ]);
+      await run(api, today, [
+        'sync',
+        '--store',
+        store,
+        '--since',
+        `${previous}-01`,
+        '--until',
+        previousEnd,
+      ]);
+      const stored = await run(api, today, [
+        'monthly',
+        '--store',
+        store,
+        '--month',
+        month,
+        '--formats',
+        'json',
+        '--out',
+        join(work, 'stored'),
+      ]);
+      const requests = stored.requests / fresh.requests;
+      const bytes = stored.bytes / fresh.bytes;
+      add({
+        case: `monthly, ${previous} stored: requests (${stored.requests} of ${fresh.requests})`,
+        value: round(requests * 100, 1),
+        unit: '% of a fresh run',
+        target: '<= 55 %',
+        ok: requests <= 0.55,
+      });
+      add({
+        case: `monthly, ${previous} stored: bytes (${round(stored.bytes / MiB, 1)} of ${round(fresh.bytes / MiB, 1)} MiB)`,
+        value: round(bytes * 100, 1),
+        unit: '% of a fresh run',
+        target: '<= 55 %',
+        ok: bytes <= 0.55,
+      });
+    } else {
+      await run(api, today, ['sync', '--store', store, '--since', `${previous}-01`]);
+    }
+    // The store holds both months: the report reads them, nothing is fetched but which organization.
+    const e2e = await run(api, today, [
+      'monthly',
+      '--store',
+      store,
+      '--month',
+      month,
+      '--formats',
+      'pdf,xlsx,html,json',
+      '--out',
+      join(work, 'report'),
+    ]);
+    const limit = users <= 10_000 ? 5 : 30;
+    add({
+      case: `monthly --store, month held (PDF, XLSX, HTML, JSON; ${e2e.requests} request(s))`,
+      value: round(e2e.seconds, 1),
+      unit: 's',
+      ...(users === 10_000 || users === 100_000 ? { target: `<= ${limit} s`, ok: e2e.seconds <= limit } : {}),
+    });
+    const size = monthBytes(store, month);
+    add({
+      case: `store size of ${month}`,
+      value: round(size / 1e6, 1),
+      unit: 'MB',
+      ...(users === 10_000 ? { target: '<= 10 MB', ok: size <= 10e6 } : {}),
+    });
+
+    // One new day: the same organization a day later.
+    await run(api, today, ['sync', '--store', store, '--since', `${previous}-01`]);
+    const tomorrow = nextDay(today);
+    const later = await emulator(users, tomorrow, seed);
+    try {
+      const day = await run(later, tomorrow, ['sync', '--store', store, '--since', `${previous}-01`]);
+      add({
+        case: `sync of one new day (${day.requests} requests, ${round(day.bytes / MiB, 1)} MiB)`,
+        value: round(day.seconds, 1),
+        unit: 's',
+        ...(users === 100_000 ? { target: '<= 15 s', ok: day.seconds <= 15 } : {}),
+      });
+    } finally {
+      await later.stop();
+    }
+
+    if (users <= 10_000) {
+      // Twelve months (the store from the first day of data on), then a year's sum per user.
+      await run(api, today, ['sync', '--store', store]);
+      const query = await run(api, today, [
+        'query',
+        '--store',
+        store,
+        '--format',
+        'csv',
+        '--max-rows',
+        '1000000',
+        "SELECT user_id, sum(billable_tokens) AS credits FROM user_days WHERE month BETWEEN '2025-12' AND '2026-11' GROUP BY user_id",
+      ]);
+      const rows = query.stdout.trim().split('\n').length - 1;
+      add({
+        case: `query: 12-month sum per user (${rows} users; the process, start included)`,
+        value: round(query.seconds, 2),
+        unit: 's',
+        ...(users === 10_000 ? { target: '<= 1 s', ok: query.seconds <= 1 } : {}),
+      });
+    }
+  } finally {
+    await api.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return figures;
+}
