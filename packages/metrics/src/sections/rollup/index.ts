@@ -90,7 +90,7 @@ export const rollup = defineSection<RollupSection | null>({
     {
       id: 'rollup',
       term: 'Rollup',
-      text: 'A rollup report is the report of several organizations of a store taken together. Each organization\u2019s row holds the figures of its own report; the total row holds the figures of all of them together: sums add up, and distinct counts (active users, seats) add up too because each organization\u2019s users are its own (a person with an account in two organizations counts twice). Average DAU adds up per day; stickiness, utilization and autonomy are recomputed over all users, and the readiness score is the mean over every organization\u2019s repositories. Enterprise controls are per organization and are not part of a rollup.',
+      text: 'A rollup report is the report of several organizations of a store taken together. Each organization\u2019s row holds the figures of its own report; the total row holds the figures of all of them together: sums add up, and distinct counts (active users, seats) add up too because each organization\u2019s users are its own (a person with an account in two organizations counts twice). Average DAU adds up per day; stickiness, utilization and autonomy are recomputed over all users, and the readiness score is the mean over every organization\u2019s repositories (a repository that two organizations report on, by the same URL, counts once, with its latest report). Enterprise controls are per organization and are not part of a rollup.',
     },
   ],
   partial: { file: fileURLToPath(new URL('./rollup.hbs', import.meta.url)) },
