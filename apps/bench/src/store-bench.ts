@@ -158,15 +158,7 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
         '--out',
         join(work, 'fresh'),
       ]);
-      await run(api, today, [
-        'sync',
-        '--store',
-        store,
-        '--since',
-        `${previous}-01`,
-        '--until',
-        previousEnd,
-      ]);
+      await run(api, today, ['sync', '--store', store, '--since', `${previous}-01`, '--until', previousEnd]);
       const stored = await run(api, today, [
         'monthly',
         '--store',
