@@ -388,7 +388,7 @@ export interface ReadinessSection {
   reports: ReadinessReportRow[];
   /** Every criterion seen in the latest reports, weakest (lowest mean score) first. */
   criteria: ReadinessCriterionRow[];
-  /** The weakest criteria (first `topN` of `criteria` with a score). */
+  /** The weakest criteria: the first `topN` of `criteria` with a mean score below 1 (100 %). */
   weakest: ReadinessCriterionRow[];
   /** Criteria seen in reports but absent from the level mapping (not guessed). */
   unmapped_criteria: string[];

@@ -274,7 +274,8 @@ export function readinessSection(input: ReadinessInput): ReadinessSection {
       .sort((a, b) => a.createdAt - b.createdAt || (a.reportId < b.reportId ? -1 : 1))
       .map((r) => readinessScores(r, mapping)),
     criteria,
-    weakest: criteria.filter((c) => c.mean_score !== null).slice(0, input.topN),
+    // A criterion every repository passes is nobody's weakness: only those below 100 % are listed.
+    weakest: criteria.filter((c) => c.mean_score !== null && c.mean_score < 1).slice(0, input.topN),
     unmapped_criteria: [...seen].filter((id) => mappedLevel(mapping, id) === null).sort(),
     skipped_evaluations: scoredLatest.reduce((a, r) => a + r.skipped, 0),
     invalid_evaluations: scoredLatest.reduce((a, r) => a + r.invalid, 0),
