@@ -8,7 +8,7 @@ export default packageConfig({
     index: 'src/index.ts',
     templates: 'src/templates-entry.ts',
     warmup: 'src/warmup.ts',
-    format: 'src/format.ts',
+    format: 'src/format-entry.ts',
     documents: 'src/documents.ts',
   },
 });

@@ -51,6 +51,21 @@ describe('run()', () => {
     expect(await run(['monthly', '--demo', '--email', 'cfo@example.com'], io)).toBe(2);
     expect(io.err()).toMatch(/--email needs an SMTP server/);
   });
+
+  it('asks for a sender unless the SMTP user is an e-mail address, and never shows the password', async () => {
+    const io = memoryIo({ env: { ORGREPORT_SMTP_URL: 'smtp://relay:secret-pass-9@127.0.0.1:1' } });
+    expect(await run(['monthly', '--demo', '--email', 'cfo@example.com'], io)).toBe(2);
+    expect(io.err()).toMatch(/--email needs a sender address: set --mail-from, ORGREPORT_MAIL_FROM/);
+    expect(io.err()).not.toContain('secret-pass-9');
+    const { resolveConfig } = await import('./config/config.ts');
+    const sources = {
+      env: { ORGREPORT_SMTP_URL: 'smtp://reports%40acme.example:pw@127.0.0.1:1' },
+      now: () => new Date(),
+      cwd: '/',
+    };
+    expect(resolveConfig({}, sources).mailFrom).toBe('reports@acme.example');
+    expect(resolveConfig({ mailFrom: 'team@acme.example' }, sources).mailFrom).toBe('team@acme.example');
+  });
 });
 
 describe('orgreport hook', () => {

@@ -88,6 +88,7 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     },
     pricing: run.pricing,
     figures: run.figures,
+    whatChanged: run.whatChanged,
     daily: run.daily,
     weekly: run.weekly,
     behaviour: member('behaviour'),

@@ -23,6 +23,9 @@ export type Day = string;
  */
 export type FigureUnit = 'count' | 'credits' | 'ratio' | 'share' | 'level' | 'score' | 'tokens';
 
+/** How a figure's change is measured (see {@link Figure.change}). */
+export type ChangeKind = 'relative' | 'points' | 'difference';
+
 /** The stable ids of the headline figures (docs/metrics.md, "Figure ids"), in report order. */
 export const FIGURE_IDS = [
   'credits',
@@ -56,6 +59,18 @@ export const FIGURE_IDS = [
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 
+/**
+ * One fact of the "what changed" paragraph that opens the report, in the order the paragraph tells
+ * them (see {@link WHAT_CHANGED_RULE}): security-relevant control changes, the largest movers among
+ * the headline figures, new and lost users, seats that could be reclaimed, the readiness level.
+ */
+export type ChangeFact =
+  | { kind: 'security'; changes: number; paths: string[] }
+  | { kind: 'figure'; figure: Figure }
+  | { kind: 'users'; active: number; new: number; lost: number }
+  | { kind: 'reclaim'; seats: number; dormant: number; candidates: number }
+  | { kind: 'readiness-level'; from: number; to: number; repos: number };
+
 /** One headline figure of the period with its comparison. */
 export interface Figure {
   /** Stable id (see {@link FIGURE_IDS}); the workbook's Summary sheet uses the same ids. */
@@ -67,10 +82,15 @@ export interface Figure {
   /** Value in the comparison period; null when there is no comparison period or it has no data. */
   previous: number | null;
   /**
-   * Relative change `(value - previous) / |previous|` (0.25 = +25 %); null when either side is null
-   * or `previous` is 0 (never 0 % or Infinity for a missing comparison).
+   * The change on the comparison period, as `changeKind` says: relative `(value - previous) /
+   * |previous|` (0.25 = +25 %) for counts and ratios; for shares and scores the difference in
+   * percentage points, as a fraction like the shares (0.003 = +0.3 pp); for levels the difference
+   * (+1). Null when either side is null, or, relative, when `previous` is 0 (never 0 % or Infinity
+   * for a missing comparison).
    */
   change: number | null;
+  /** What `change` is: a relative change, a difference of shares in points, or a plain difference. */
+  changeKind: ChangeKind;
   unit: FigureUnit;
   /** Extra qualification to print next to the figure (e.g. "trailing 30 days, not the month's figure"). */
   note?: string;
@@ -510,6 +530,8 @@ export interface ReportModel {
   /** Price per credit and its currency when configured; null otherwise (no cost is shown then). */
   pricing: { pricePerCredit: number; currency: string } | null;
   figures: Figure[];
+  /** What changed on the previous month, as facts in telling order (empty without a comparison). */
+  whatChanged: ChangeFact[];
   daily: DailyRow[];
   weekly: WeeklyRow[];
   /** Autonomy and delegation for the month and per week. */

@@ -71,8 +71,13 @@ describe('figures', () => {
     expect(formatFigure({ id: 'avg_dau', value: 3, unit: 'count' })).toBe('3');
     expect(formatFigure({ id: 'peak_dau', value: 3, unit: 'count' })).toBe('3');
     expect(formatFigure({ id: 'credits', value: 2.5, unit: 'ratio' })).toBe('2.50');
-    expect(formatFigureChange({ change: null })).toBe('n/a');
-    expect(formatFigureChange({ change: 0.1111 })).toBe('+11.1%');
+    expect(formatFigureChange({ change: null, changeKind: 'relative' })).toBe('n/a');
+    expect(formatFigureChange({ change: 0.1111, changeKind: 'relative' })).toBe('\u25B2 +11.1%');
+    expect(formatFigureChange({ change: -0.25, changeKind: 'relative' })).toBe('\u25BC -25.0%');
+    // Shares move in percentage points (38.8% -> 38.5% is -0.3 pp, not -0.9%); levels by a difference.
+    expect(formatFigureChange({ change: 0.385 - 0.388, changeKind: 'points' })).toBe('\u25BC -0.3 pp');
+    expect(formatFigureChange({ change: 1, changeKind: 'difference' })).toBe('\u25B2 +1');
+    expect(formatFigureChange({ change: 0.0001, changeKind: 'points' })).toBe('0.0 pp');
   });
 });
 

@@ -151,7 +151,36 @@ export function formatFigurePrevious(figure: Pick<Figure, 'previous' | 'unit'> &
   return formatValue(figure.previous, kindOfFigure(figure));
 }
 
-/** A headline figure's month-over-month change as a signed percentage, "n/a" without comparison. */
-export function formatFigureChange(figure: Pick<Figure, 'change'>): string {
-  return formatValue(figure.change, 'change');
+/** The value kind a figure's change is shown in: a signed percentage, points, or a difference. */
+export function kindOfChange(figure: Pick<Figure, 'changeKind'>): ValueKind {
+  switch (figure.changeKind) {
+    case 'points':
+      return 'points';
+    case 'difference':
+      return 'delta';
+    default:
+      return 'change';
+  }
+}
+
+/** Which way a figure moved: `up`, `down`, `flat`, or `none` without a comparison. */
+export function changeDirection(figure: Pick<Figure, 'change'>): 'up' | 'down' | 'flat' | 'none' {
+  const change = figure.change;
+  if (change === null || !Number.isFinite(change)) return 'none';
+  // What the report shows as 0.0 (% or pp) is no move.
+  if (Math.abs(change) < 0.0005) return 'flat';
+  return change > 0 ? 'up' : 'down';
+}
+
+const DIRECTION_MARKS = { up: '\u25B2 ', down: '\u25BC ', flat: '', none: '' } as const;
+
+/**
+ * A headline figure's month-over-month change with its direction: `▲ +13.2%` (relative),
+ * `▼ -0.3 pp` (shares and scores), `▲ +1` (levels); "n/a" without comparison.
+ */
+export function formatFigureChange(figure: Pick<Figure, 'change' | 'changeKind'>): string {
+  const direction = changeDirection(figure);
+  // What shows as no move reads 0.0, without a sign.
+  const change = direction === 'flat' ? 0 : figure.change;
+  return DIRECTION_MARKS[direction] + formatValue(change, kindOfChange(figure));
 }

@@ -17,6 +17,7 @@ export {
   renderDocuments,
 } from './documents.ts';
 export {
+  changeDirection,
   formatCurrency,
   formatFigure,
   formatFigureChange,
@@ -34,6 +35,7 @@ export {
   type PdfRenderer,
   type PdfRendererOptions,
 } from './pdf.ts';
+export { whatChangedSentences } from './what-changed.ts';
 export {
   type LimitsTemplateRow,
   type LimitsWorkbookRow,

@@ -24,6 +24,7 @@ import {
   utcDay,
 } from '@orgreport/api-core';
 import { revisionPlace } from './control-range.ts';
+import { organizationNameFromUsers } from './organization-name.ts';
 import { periodNotes } from './period-notes.ts';
 import { RowChecker } from './row-checks.ts';
 
@@ -142,7 +143,11 @@ export async function fetchSnapshot(client: OrgClient, options: FetchSnapshotOpt
   const snapshot: Snapshot = {
     manifest: {
       formatVersion: SNAPSHOT_FORMAT_VERSION,
-      organization: { id: orgId, name: options.organizationName ?? orgId },
+      // Without a configured name, the users' e-mail domain: the API has no organization name.
+      organization: {
+        id: orgId,
+        name: options.organizationName ?? organizationNameFromUsers(orgUsers) ?? orgId,
+      },
       period,
       comparison,
       fetchedRange: range,

@@ -22,4 +22,5 @@ export {
   MAX_UNKNOWN_FIELD_NAMES,
 } from './fetch.ts';
 export { type FetchRangeOptions, fetchRange, rangePeriod } from './fetch-range.ts';
+export { organizationNameFromUsers } from './organization-name.ts';
 export { periodNotes } from './period-notes.ts';

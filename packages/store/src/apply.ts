@@ -217,7 +217,11 @@ export function stateAfterSpan(state: OrgState, snapshot: Snapshot, info: SpanIn
   };
   const next: OrgState = {
     ...state,
-    organizationName: manifest.organization.name,
+    // A span fetched without the users has only the id for a name: the better one is kept.
+    organizationName:
+      manifest.organization.name === manifest.organization.id
+        ? state.organizationName
+        : manifest.organization.name,
     source: { baseUrl: manifest.source.baseUrl, appUrl: manifest.source.appUrl },
     days: addSpan(state.days, info.range),
     hookLog: state.hookLog || info.hookLog,

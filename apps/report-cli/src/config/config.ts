@@ -47,7 +47,8 @@ export interface Config {
   baseUrl?: string;
   appUrl?: string;
   smtpUrl?: string;
-  mailFrom: string;
+  /** The sender; undefined when neither set nor the SMTP user's address (then mailing is refused). */
+  mailFrom?: string;
   /** Report recipients (`--email`). */
   mailTo: string[];
   logLevel: LogLevel;
@@ -262,6 +263,13 @@ export function readConfigFile(path: string): ConfigFile {
   throw new UsageError(`config file ${path}: ${detail}`);
 }
 
+/** The SMTP URL's user when it is an e-mail address (most providers log in with the sender's address). */
+function smtpUserAddress(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const user = decodeURIComponent(new URL(url).username);
+  return email.safeParse(user).success ? user : undefined;
+}
+
 interface Candidate<T> {
   value: T;
   label: string;
@@ -357,7 +365,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     baseUrl,
     appUrl: text(url, 'appUrl') ?? baseUrl,
     smtpUrl: text(smtpUrl, 'smtpUrl'),
-    mailFrom: text(email, 'mailFrom') ?? 'orgreport@localhost',
+    mailFrom: text(email, 'mailFrom') ?? smtpUserAddress(text(smtpUrl, 'smtpUrl')),
     mailTo: list(emailList, 'email') ?? [],
     logLevel,
     hookLog: path('hookLog'),

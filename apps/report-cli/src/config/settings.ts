@@ -179,7 +179,7 @@ export const SETTINGS = {
     flag: '--mail-from <address>',
     env: 'ORGREPORT_MAIL_FROM',
     help: 'sender address of the mail',
-    default: '`orgreport@localhost`',
+    default: 'the SMTP user when it is an e-mail address; else required with `--email`',
     file: email,
   }),
   email: setting({

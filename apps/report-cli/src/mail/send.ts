@@ -6,7 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Figure, ReportModel } from '@orgreport/metrics';
-import { formatFigure, formatFigureChange } from '@orgreport/render/format';
+import {
+  formatFigure,
+  formatFigureChange,
+  formatInstant,
+  whatChangedSentences,
+} from '@orgreport/render/format';
 import { templatesDir } from '@orgreport/templates';
 import { CliError, UsageError } from '../errors.ts';
 
@@ -49,7 +54,10 @@ export function mailContext(
     periodEnd: model.period.end,
     partial: model.partial,
     comparisonMonth: model.comparisonHasData ? (model.comparison?.month ?? null) : null,
-    generatedAt: model.generatedAt,
+    /** When the report was made, as the report prints it (`2026-11-22 06:00 UTC`). */
+    generatedAt: formatInstant(model.generatedAt),
+    /** The "what changed" paragraph of the report's first page. */
+    whatChanged: whatChangedSentences(model).join(' '),
     headline: MAIL_HEADLINE_IDS.flatMap((id) => {
       const f = byId.get(id);
       return f

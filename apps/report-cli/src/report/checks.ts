@@ -27,6 +27,11 @@ export function checkDelivery(config: Config): void {
       '--email needs an SMTP server: set ORGREPORT_SMTP_URL, --smtp-url or "smtpUrl" in the config file',
     );
   }
+  if (config.mailTo.length > 0 && !config.mailFrom) {
+    throw new UsageError(
+      '--email needs a sender address: set --mail-from, ORGREPORT_MAIL_FROM or "mailFrom" in the config file (the SMTP user is used when it is an e-mail address)',
+    );
+  }
   const problem = config.templates && pathProblem(config.templates, 'readable directory');
   if (problem) throw new UsageError(`--templates ${config.templates}: not a readable directory (${problem})`);
 }
@@ -74,7 +79,13 @@ export interface RunSummary {
   /** Every file or folder written, with its kind (`pdf`, `xlsx`, `html`, `json`, `snapshot`) and size. */
   outputs: Array<{ kind: string; path: string; bytes: number }>;
   /** Headline figures by id (absent for `fetch`, which computes none). */
-  figures?: Array<{ id: string; value: number | null; previous: number | null; change: number | null }>;
+  figures?: Array<{
+    id: string;
+    value: number | null;
+    previous: number | null;
+    change: number | null;
+    changeKind: string;
+  }>;
   dataQuality: Array<{ kind: string; message: string; count: number | null }>;
   mailedTo: string[];
   warnings: string[];
@@ -115,6 +126,7 @@ export function reportSummary(
         value: f.value,
         previous: f.previous,
         change: f.change,
+        changeKind: f.changeKind,
       })),
       dataQuality: model.dataQuality.map((d) => ({
         kind: d.kind,

@@ -151,7 +151,7 @@ async function deliver(
   const stage = reporter.stage('mail');
   const sent = await sendMail({
     smtpUrl: config.smtpUrl!,
-    from: config.mailFrom,
+    from: config.mailFrom!, // checkDelivery refused a run that mails without one
     to: config.mailTo,
     message,
     attachments: attach.map((f) => f.path),

@@ -8,6 +8,7 @@ import type { DayRange, MonthPeriod, Snapshot } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import type {
   AutonomyMix,
+  ChangeFact,
   ControlsSection,
   DailyRow,
   Figure,
@@ -34,6 +35,7 @@ import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from '.
 import { userTotals } from './transforms/user-totals.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
 import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
+import { whatChanged } from './transforms/what-changed.ts';
 
 /** What one span's figures come to (the period's, or the comparison period's). */
 export interface SpanSummary {
@@ -42,6 +44,8 @@ export interface SpanSummary {
   seats: SeatsSection;
   /** The scored latest readiness report of each repository at the span's end. */
   repos: ReturnType<typeof readinessScores>[];
+  /** The span's active users: their ids and lower-cased e-mails. */
+  active: { ids: Set<string>; emails: Set<string> };
 }
 
 /** Everything a run computes once and its sections share. */
@@ -75,7 +79,11 @@ export interface Run {
   /** The autonomy-level mix of the daily series over a span. */
   mixOf(span: DayRange): AutonomyMix;
   current: SpanSummary;
+  /** The comparison period's summary; null without one or without data in it. */
+  previous: SpanSummary | null;
   figures: Figure[];
+  /** The facts of the "what changed" paragraph. */
+  whatChanged: ChangeFact[];
   users: UserMonthRow[];
   /** A value computed once per run under `key` (for a section's computation and its checks). */
   once<T>(key: string, compute: () => T): T;
@@ -159,6 +167,7 @@ function spanFigures(
     autonomyUsers: stats.users,
     seats,
     repos,
+    active: who,
     values: {
       ...sums,
       active_users: activeUsers,
@@ -281,8 +290,9 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
           spanInputs(snapshot, comparison, perUserActivity(withinSpan(data.table, comparison))),
           data,
           mapping,
-        ).values
+        )
       : null;
+  const figures = headlineFigures(current.values, previous?.values ?? null);
 
   const memo = new Map<string, unknown>();
   return {
@@ -309,7 +319,9 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
     monthPrimary,
     mixOf,
     current,
-    figures: headlineFigures(current.values, previous),
+    previous,
+    figures,
+    whatChanged: whatChangedOf(current, previous, figures, controls),
     users: userTotals(weekLevels, periodRows, data, {
       pricePerCredit: price,
       creditLimits,
@@ -320,6 +332,29 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
       return memo.get(key) as T;
     },
   };
+}
+
+/** The facts of the "what changed" paragraph of a run. */
+function whatChangedOf(
+  current: SpanSummary,
+  previous: SpanSummary | null,
+  figures: readonly Figure[],
+  controls: ControlsSection,
+): ChangeFact[] {
+  const wasActive = (u: { id: string; email: string | null }) =>
+    previous !== null &&
+    (previous.active.ids.has(u.id) ||
+      (u.email !== null && previous.active.emails.has(u.email.toLowerCase())));
+  const level = (f: 'value' | 'previous') => figures.find((x) => x.id === 'readiness_org_level')?.[f] ?? null;
+  return whatChanged({
+    figures,
+    activeIds: current.active.ids,
+    previousActiveIds: previous?.active.ids ?? null,
+    seats: current.seats,
+    reclaimCandidates: current.seats.dormant_users.filter((u) => !wasActive(u)).length,
+    controls,
+    readiness: { level: level('value'), previousLevel: level('previous'), repos: current.repos.length },
+  });
 }
 
 const runs = new WeakMap<SharedComputations, Run>();

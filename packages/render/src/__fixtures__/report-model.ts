@@ -226,10 +226,23 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
     unit,
     value,
     previous,
-    change:
-      value === null || previous === null || previous === 0
-        ? null
-        : round((value - previous) / Math.abs(previous), 6),
+    ...(unit === 'share' || unit === 'score'
+      ? {
+          change: value === null || previous === null ? null : round(value - previous, 6),
+          changeKind: 'points' as const,
+        }
+      : unit === 'level'
+        ? {
+            change: value === null || previous === null ? null : value - previous,
+            changeKind: 'difference' as const,
+          }
+        : {
+            change:
+              value === null || previous === null || previous === 0
+                ? null
+                : round((value - previous) / Math.abs(previous), 6),
+            changeKind: 'relative' as const,
+          }),
     ...(note ? { note } : {}),
   });
   const dsum = (k: keyof DailyRow) => sum(daily.map((d) => d[k] as number));
@@ -359,6 +372,11 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
     source: { fetchedAt: '2026-04-01T05:58:00.000Z', toolVersion: '0.1.0', baseUrl: 'http://127.0.0.1:4010' },
     pricing: options.pricing ?? null,
     figures,
+    whatChanged: [
+      { kind: 'figure', figure: figures[0]! },
+      { kind: 'users', active: userCount, new: 2, lost: 1 },
+      { kind: 'reclaim', seats, dormant: 2, candidates: 1 },
+    ],
     daily,
     weekly,
     behaviour: {

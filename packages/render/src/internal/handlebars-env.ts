@@ -8,6 +8,7 @@ import type { Figure } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
 import { shortText as cut } from '../display-text.ts';
 import {
+  changeDirection,
   formatCurrency,
   formatDay,
   formatFigure,
@@ -76,6 +77,8 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
     figure: (f) => formatFigure(f as Figure),
     figurePrevious: (f) => formatFigurePrevious(f as Figure),
     figureChange: (f) => formatFigureChange(f as Figure),
+    /** `up`, `down`, `flat` or `none`: the class that colours a change by its direction. */
+    changeClass: (f) => `change-${changeDirection(f as Figure)}`,
     instant: (v) => (typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
     short: (v) => (v === null || v === undefined ? NOT_AVAILABLE : shortText(v)),
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),

@@ -3,8 +3,10 @@
  * mixes as rows, capped user lists), so templates stay free of logic. Nothing here is formatted:
  * templates format with the helpers.
  */
+
 import type { Figure, FigureId, ReportModel, UserMonthRow } from '@orgreport/metrics';
 import { displaySafe } from '../display-text.ts';
+import { whatChangedSentences } from '../what-changed.ts';
 
 /** Figures shown as cards at the top of the executive summary. */
 export const HEADLINE_IDS: ReadonlyArray<FigureId> = [
@@ -37,6 +39,8 @@ export interface ReportView {
   periodLabel: string;
   figures: Figure[];
   headline: Figure[];
+  /** The "what changed" paragraph, sentence by sentence. */
+  whatChanged: string[];
   autonomyMix: MixRow[];
   delegationMix: MixRow[];
   topUsers: UserMonthRow[];
@@ -74,6 +78,7 @@ export function reportView(raw: ReportModel): ReportView {
     periodLabel: periodLabel(model),
     figures: model.figures,
     headline: HEADLINE_IDS.map((id) => byId.get(id)).filter((f): f is Figure => f !== undefined),
+    whatChanged: whatChangedSentences(model),
     autonomyMix: [
       { label: 'auto high', share: mix.auto_high },
       { label: 'auto medium', share: mix.auto_medium },

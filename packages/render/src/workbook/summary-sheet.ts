@@ -9,7 +9,7 @@
 import { DAILY_SUMS, type DailyRow, type Figure, type FigureId, type ReportModel } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
 import { currencyExcelFormat, EXCEL_FORMATS, kindOfFigure } from '../format.ts';
-import { finiteOrNull, inertText } from './cell-values.ts';
+import { excelPoints, finiteOrNull, inertText } from './cell-values.ts';
 
 /** Column letters of the Summary sheet. */
 const VALUE_COL = 'C';
@@ -131,17 +131,28 @@ export async function writeSummarySheet(
     previousCell.numFmt = fmt;
     const change = finiteOrNull(figure.change);
     const changeCell = row.getCell(5);
-    // The change is a formula on value and previous only where it reproduces the model's change.
-    const computed =
-      value !== null && previous !== null && previous !== 0 ? (value - previous) / Math.abs(previous) : null;
-    changeCell.value =
-      change !== null && agrees(computed, change)
-        ? {
-            formula: `IF(OR(${PREVIOUS_COL}${r}="",${PREVIOUS_COL}${r}=0),"",(${VALUE_COL}${r}-${PREVIOUS_COL}${r})/ABS(${PREVIOUS_COL}${r}))`,
-            result: change,
-          }
-        : change;
-    changeCell.numFmt = EXCEL_FORMATS.change;
+    if (figure.changeKind === 'relative') {
+      // The change is a formula on value and previous only where it reproduces the model's change.
+      const computed =
+        value !== null && previous !== null && previous !== 0
+          ? (value - previous) / Math.abs(previous)
+          : null;
+      changeCell.value =
+        change !== null && agrees(computed, change)
+          ? {
+              formula: `IF(OR(${PREVIOUS_COL}${r}="",${PREVIOUS_COL}${r}=0),"",(${VALUE_COL}${r}-${PREVIOUS_COL}${r})/ABS(${PREVIOUS_COL}${r}))`,
+              result: change,
+            }
+          : change;
+      changeCell.numFmt = EXCEL_FORMATS.change;
+    } else if (figure.changeKind === 'points') {
+      // Shares move in percentage points, stored as points (0.3) under a "pp" format.
+      changeCell.value = change === null ? null : excelPoints(change);
+      changeCell.numFmt = EXCEL_FORMATS.points;
+    } else {
+      changeCell.value = change;
+      changeCell.numFmt = EXCEL_FORMATS.delta;
+    }
     row.commit();
   });
 

@@ -1,7 +1,7 @@
 /**
  * Headline figures: the values of one span by figure id, and the figure list with comparison.
  */
-import { FIGURE_IDS, type Figure, type FigureId, type FigureUnit } from '../../model.ts';
+import { type ChangeKind, FIGURE_IDS, type Figure, type FigureId, type FigureUnit } from '../../model.ts';
 import { finiteOrNull } from './span.ts';
 
 /** The value of every figure id in one span (null where not computable). */
@@ -54,24 +54,40 @@ export function relativeChange(value: number | null, previous: number | null): n
   return finiteOrNull((value - previous) / Math.abs(previous));
 }
 
+/** How the change of a figure of `unit` is measured: shares and scores in points, levels as a difference. */
+export function changeKindOf(unit: FigureUnit): ChangeKind {
+  if (unit === 'share' || unit === 'score') return 'points';
+  if (unit === 'level') return 'difference';
+  return 'relative';
+}
+
+/** The change from `previous` to `value` measured as `kind` says; null when either is null. */
+export function changeOf(value: number | null, previous: number | null, kind: ChangeKind): number | null {
+  if (kind === 'relative') return relativeChange(value, previous);
+  if (value === null || previous === null) return null;
+  return finiteOrNull(value - previous);
+}
+
 /**
  * The headline figures in report order, each with its previous value (null without comparison)
- * and relative change.
+ * and its change (relative, or in points for shares and scores).
  *
  * @example
- * headlineFigures(current, previous, partialNote)[0] // { id: 'credits', label: 'Credits consumed', value: 1200, previous: 1000, change: 0.2, unit: 'credits' }
+ * headlineFigures(current, previous, partialNote)[0] // { id: 'credits', label: 'Credits consumed', value: 1200, previous: 1000, change: 0.2, changeKind: 'relative', unit: 'credits' }
  */
 export function headlineFigures(current: FigureValues, previous: FigureValues | null): Figure[] {
   return FIGURE_IDS.map((id) => {
     const meta = META[id];
     const value = finiteOrNull(current[id]);
     const prev = previous ? finiteOrNull(previous[id]) : null;
+    const changeKind = changeKindOf(meta.unit);
     const figure: Figure = {
       id,
       label: meta.label,
       value,
       previous: prev,
-      change: relativeChange(value, prev),
+      change: changeOf(value, prev, changeKind),
+      changeKind,
       unit: meta.unit,
     };
     if (meta.note) figure.note = meta.note;

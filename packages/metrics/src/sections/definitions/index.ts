@@ -13,6 +13,7 @@ const READING_ORDER = [
   'period',
   'sums',
   'change',
+  'what_changed',
   'active_users',
   'dau',
   'mau_trailing_30d',

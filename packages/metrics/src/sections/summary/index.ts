@@ -3,6 +3,7 @@
  * the workbook's Summary sheet; the definitions of the period, the sums and the change.
  */
 import { fileURLToPath } from 'node:url';
+import { WHAT_CHANGED_RULE } from '../../internal/transforms/what-changed.ts';
 import { defineSection } from '../../section.ts';
 
 export const summary = defineSection({
@@ -22,7 +23,12 @@ export const summary = defineSection({
     {
       id: 'change',
       term: 'Change',
-      text: 'Relative change = (value \u2212 previous) / |previous|. It is "n/a" when there is no comparison value or the previous value is 0.',
+      text: 'Counts, credits and ratios change relatively: (value \u2212 previous) / |previous|, "n/a" when there is no comparison value or the previous value is 0. Shares and scores (stickiness, utilization, readiness score, shares of a mix) change in percentage points (pp): value \u2212 previous. Levels change by their difference. \u25B2 marks a rise and \u25BC a fall; the colour shows the direction only (blue up, orange down), not whether it is good: more credits is more spend.',
+    },
+    {
+      id: 'what_changed',
+      term: 'What changed',
+      text: WHAT_CHANGED_RULE,
     },
   ],
   partial: { file: fileURLToPath(new URL('./summary.hbs', import.meta.url)) },

@@ -1,0 +1,44 @@
+/**
+ * The "what changed" paragraph in words, from the model's facts (`model.whatChanged`), with the
+ * report's formatter: the PDF, the HTML and the e-mail tell it the same way.
+ */
+import type { ChangeFact, ReportModel } from '@orgreport/metrics';
+import { formatFigure, formatFigureChange, formatValue } from './format.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${formatValue(n, 'integer')} ${n === 1 ? one : many}`;
+
+function sentence(fact: ChangeFact): string {
+  switch (fact.kind) {
+    case 'security':
+      return `${plural(fact.changes, 'security-relevant enterprise-control change')} this month (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
+    case 'figure': {
+      const f = fact.figure;
+      const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';
+      return `${f.label} ${verb} ${formatFigureChange(f).replace(/^[\u25B2\u25BC] [+-]?/, '')} to ${formatFigure(f)} (from ${formatFigure({ value: f.previous, unit: f.unit })}).`;
+    }
+    case 'users':
+      return `${plural(fact.active, 'active user')}: ${formatValue(fact.new, 'integer')} new, ${formatValue(fact.lost, 'integer')} no longer active.`;
+    case 'reclaim':
+      return `${plural(fact.dormant, 'seat')} of ${formatValue(fact.seats, 'integer')} had no activity${fact.candidates > 0 ? `; ${plural(fact.candidates, 'was', 'were')} idle the month before too and could be reclaimed` : ''}.`;
+    case 'readiness-level':
+      return `The organization's readiness level ${fact.to > fact.from ? 'rose' : 'fell'} from ${fact.from} to ${fact.to} (${plural(fact.repos, 'repository', 'repositories')}).`;
+  }
+}
+
+/**
+ * The sentences of the paragraph, in the model's order; one sentence saying so when there is no
+ * comparison month.
+ *
+ * @example
+ * whatChangedSentences(model) // ['Credits consumed rose 13.2% to 1,299,456,839 (from 1,147,993,956).', ...]
+ */
+export function whatChangedSentences(
+  model: Pick<ReportModel, 'whatChanged' | 'comparisonHasData'>,
+): string[] {
+  if (!model.comparisonHasData) return ['There is no previous month to compare with.'];
+  const sentences = model.whatChanged.map(sentence);
+  return sentences.length > 0
+    ? sentences
+    : ['No figure moved by 10 % (or 2 points) or more on the previous month.'];
+}
