@@ -117,12 +117,20 @@ describe('the configured sections', () => {
       'Weekly',
       'Per user',
       'Data quality',
+      'Data quality details',
     ]);
+    // Another section's table sheet gets the stacking columns and its table like a built-in one.
+    expect(sheet(sheets, 'Per user').tables).toEqual({ tbl_per_user: 'A1:D3' });
     expect(
-      records(sheet(sheets, 'Per user')).map((r) => [r['tier']?.value, r['credits_per_user']?.value]),
+      records(sheet(sheets, 'Per user')).map((r) => [
+        r['org_id']?.value,
+        r['month']?.value,
+        r['tier']?.value,
+        r['credits_per_user']?.value,
+      ]),
     ).toEqual([
-      ['standard', 1234.5],
-      ['thinking', null],
+      [model.organization.id, model.period.month, 'standard', 1234.5],
+      [model.organization.id, model.period.month, 'thinking', null],
     ]);
   });
 
@@ -131,7 +139,9 @@ describe('the configured sections', () => {
       records(sheet(readWithOpenpyxl(file), 'Summary')).find((r) => r['id']?.value === 'credits')!['value']!;
     const withDaily = join(scratch, 'with-daily.xlsx');
     await writeWorkbook(model, withDaily, { sections: [builtin('usage'), builtin('summary')] });
-    expect(credits(withDaily).value).toBe(`=SUM('Daily'!C2:C${model.daily.length + 1})`);
+    // Daily written after the Summary: the formula still finds its credits (after org_id, month, date, has_data).
+    expect(credits(withDaily).value).toBe(`=SUM('Daily'!E2:E${model.daily.length + 1})`);
+    expect(credits(withDaily).result).toBe(model.credits.total);
     const alone = join(scratch, 'summary-alone.xlsx');
     await writeWorkbook(model, alone, { sections: [builtin('summary')] });
     expect(credits(alone).value).toBe(model.credits.total);
