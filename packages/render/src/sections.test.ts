@@ -1,7 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILTIN_SECTIONS, defineSection, type ReportModel, type ReportSection } from '@orgreport/metrics';
+import {
+  BUILTIN_SECTIONS,
+  defineSection,
+  type ReportModel,
+  type ReportSection,
+  sectionData,
+} from '@orgreport/metrics';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readWithOpenpyxl, records, sheet } from './__fixtures__/openpyxl.ts';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
@@ -68,7 +74,11 @@ describe('the configured sections', () => {
     expect(sectionIds(html)).toEqual(['summary', 'readiness', 'usage', 'credits-per-user', 'data-quality']);
     expect(html).toContain('<h2>Credits per active user</h2><p>standard: 1,234.50</p><p>thinking: n/a</p>');
     const all = await renderHtml(model, { embedFonts: false });
-    expect(sectionIds(all)).toEqual(BUILTIN_SECTIONS.map((s) => s.id));
+    // All but those that compute figures and have none here (no rollup, no trend without a store).
+    expect(sectionIds(all)).toEqual(
+      BUILTIN_SECTIONS.filter((s) => !(s.compute && sectionData(model, s) === null)).map((s) => s.id),
+    );
+    expect(sectionIds(all)).not.toContain('trend');
   });
 
   it('leave out a section that computes figures and has none in the model', async () => {

@@ -465,6 +465,61 @@ describe('columns without any value', () => {
   });
 });
 
+describe('sections that compute figures', () => {
+  it('write their sheets only when they have figures; their own month and org id follow the report’s', async () => {
+    const base = makeFixtureModel();
+    const trendRow = {
+      month: '2026-09',
+      partial: false,
+      days: 30,
+      credits: 1200,
+      cost: null,
+      active_users: 3,
+      avg_dau: 2,
+      stickiness: 2 / 3,
+      seats: 4,
+      seat_utilization: 0.75,
+      readiness_score: null,
+      readiness_level: null,
+      autonomy_mean: 1.5,
+    };
+    const rollupRow = { org_id: 'org-eu', organization: 'EU', total: false, cost: null, credits: 7 };
+    const model = {
+      ...base,
+      sections: {
+        trend: { months: [trendRow, { ...trendRow, month: base.period.month }] },
+        rollup: { rows: [rollupRow, { ...rollupRow, org_id: base.organization.id, total: true }] },
+      },
+    } as typeof base;
+    const file = join(scratch, 'trend-rollup.xlsx');
+    await writeWorkbook(model, file);
+    const sheets = readWithOpenpyxl(file);
+    expect(sheets.map((s) => s.name).slice(0, 3)).toEqual(['Summary', 'Organizations', 'Trend']);
+    const header = (name: string) => sheet(sheets, name).rows[0]!.map((c) => c.value);
+    expect(header('Trend').slice(0, 4)).toEqual(['org_id', 'month', 'trend_month', 'partial']);
+    expect(records(sheet(sheets, 'Trend')).map((r) => [r.month!.value, r.trend_month!.value])).toEqual([
+      [base.period.month, '2026-09'],
+      [base.period.month, base.period.month],
+    ]);
+    expect(header('Organizations').slice(0, 4)).toEqual([
+      'org_id',
+      'month',
+      'organization_id',
+      'organization',
+    ]);
+    expect(records(sheet(sheets, 'Organizations')).map((r) => r.organization_id!.value)).toEqual([
+      'org-eu',
+      base.organization.id,
+    ]);
+
+    const without = join(scratch, 'no-trend.xlsx');
+    await writeWorkbook(base, without);
+    const names = readWithOpenpyxl(without).map((s) => s.name);
+    expect(names).not.toContain('Trend');
+    expect(names).not.toContain('Organizations');
+  });
+});
+
 describe('sheets longer than the row limit', () => {
   it('continue on numbered sheets, each with its own header and table', async () => {
     const file = join(scratch, 'split.xlsx');

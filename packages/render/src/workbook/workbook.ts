@@ -3,7 +3,8 @@
  * sheets (tables, or a sheet of figures) in section order. The built-in sections' are `Summary`
  * (summary), `Daily` and `Weekly` (usage), `Users`, `User languages` and `Dormant seats` (adoption),
  * `Models`, `Tools` and `MCP spellings` (tools), `Readiness` and `Criteria` (readiness), `Controls`,
- * `Definitions`, `Data quality` and `Data quality details`. Every sheet is an Excel table named after
+ * `Definitions`, `Data quality` and `Data quality details`; `Organizations` (rollup) and `Trend`
+ * (trend) when their sections have figures. Every sheet is an Excel table named after
  * it (`tbl_users`); a table sheet's rows start with `org_id` and `month`, so that the workbooks of
  * several months and organizations stack.
  */
@@ -14,6 +15,7 @@ import {
   type ReportSection,
   resolveSections,
   type SheetColumn,
+  sectionData,
 } from '@orgreport/metrics';
 import { reportTitle } from '../internal/report-view.ts';
 import { type DataSheetPart, sheetParts, writeDataSheet } from './data-sheet.ts';
@@ -95,6 +97,9 @@ export async function writeWorkbook(
   // daily series is, whatever the sheets' order.
   const names = { sheets: new SheetNames(), tables: new TableNames() };
   const planned = resolveSections(options.sections)
+    // A section that computes figures and has none (a trend without a store, a rollup's organizations
+    // in an ordinary report) has no sheet, as it has no page.
+    .filter((section) => !(section.compute && sectionData(model, section) === null))
     .flatMap((section) => section.sheets ?? [])
     .map((sheet): PlannedSheet => {
       if ('figures' in sheet) {
