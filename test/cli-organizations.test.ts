@@ -154,6 +154,19 @@ describe('organizations in the config file', () => {
     const workbook = readWorkbook(out.outputs.find((o: { kind: string }) => o.kind === 'xlsx').path);
     const sheet = sheetObjects(workbook.Organizations);
     expect(sheet.map((r) => r.organization)).toEqual(['Acme EU', 'Acme US', 'All organizations (2)']);
+    // The stacking columns are the rollup's own; each organization's id is its row's.
+    expect(workbook.Organizations![0]!.slice(0, 4)).toEqual([
+      'org_id',
+      'month',
+      'organization_id',
+      'organization',
+    ]);
+    expect(sheet.map((r) => [r.org_id, r.month])).toEqual(Array(3).fill(['rollup', '2026-10']));
+    expect(sheet.map((r) => r.organization_id)).toEqual([
+      eu.organization.orgId,
+      us.organization.orgId,
+      'rollup',
+    ]);
     expect(sheet[2]!.credits).toBe(figure(reports[0], 'credits') + figure(reports[1], 'credits'));
   });
 

@@ -58,7 +58,12 @@ describe('configured sections', () => {
       'Weekly',
       'Weekdays',
       'Data quality',
+      'Data quality details',
     ]);
+    // An installed section's table sheet stacks like a built-in one: org_id and month first.
+    const weekdays = readWorkbook(file(out, '.xlsx')).Weekdays!;
+    expect(weekdays[0]!.slice(0, 3)).toEqual(['org_id', 'month', 'weekday']);
+    expect(weekdays[1]!.slice(0, 2)).toEqual([model.organization.id, '2026-10']);
   }, 120_000);
 
   it('the default sections give the report as it always was', async () => {
@@ -90,14 +95,17 @@ describe('configured sections', () => {
       'Daily',
       'Weekly',
       'Users',
+      'User languages',
       'Dormant seats',
       'Models',
       'Tools',
+      'MCP spellings',
       'Readiness',
       'Criteria',
       'Controls',
       'Definitions',
       'Data quality',
+      'Data quality details',
     ]);
   }, 120_000);
 
@@ -128,7 +136,7 @@ describe('configured sections', () => {
       (m) => m[2] ?? m[1],
     );
     expect(ids).toEqual(['tools', 'cover']);
-    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual(['Models', 'Tools']);
+    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual(['Models', 'Tools', 'MCP spellings']);
   }, 120_000);
 
   it('refuses a name that is neither a built-in section nor an installed package, before fetching', async () => {

@@ -13,6 +13,7 @@ export { MIX_TOLERANCE, USERS_TOTAL_TOLERANCE } from './internal/transforms/data
 export { READINESS_LEVEL_NAMES } from './internal/transforms/readiness.ts';
 export { UNPARSEABLE } from './internal/transforms/tools.ts';
 export { ADDITIVE_FIELDS as DAILY_SUMS } from './internal/transforms/weekly-rollup.ts';
+export { type ListSheetRow, type ListSheetSpec, listSheet } from './list-sheet.ts';
 export * from './model.ts';
 export {
   DEFAULT_CURRENCY,

@@ -51,16 +51,28 @@ export type ValueKind =
 /** What a workbook column holds; numeric kinds carry the report's number formats. */
 export type SheetColumnKind = 'text' | 'date' | 'datetime' | 'boolean' | 'currency' | ValueKind;
 
-/** One column of a table sheet: its header, its kind and how to read its value from a row. */
+/**
+ * One column of a table sheet: its header, its kind and how to read its value from a row. A value is
+ * one value: null, undefined and '' leave the cell empty, and a list belongs on a sheet of its own
+ * (see {@link listSheet}), never joined into one cell.
+ */
 export interface SheetColumn<Row> {
   header: string;
   kind: SheetColumnKind;
   value: (row: Row) => unknown;
+  /**
+   * Why the column can be empty in every row (`no credit limits were given`): the workbook leaves
+   * out a column without any value and says so under the table, with this reason.
+   */
+  emptyReason?: string;
 }
 
 /**
  * A table sheet of a section: one row per item, one typed column per field, read from the report
- * model. The renderer gives it a bold frozen header, a filter and number formats by column kind.
+ * model. The renderer writes it as an Excel table named after the sheet (`tbl_users` for `Users`)
+ * with a bold frozen header and number formats by column kind; it puts the organization's id and
+ * the month (`org_id`, `month`) in front of the sheet's columns, so that months and organizations
+ * stack, and leaves out columns without any value.
  */
 export interface TableSheet<Row = never> {
   /** The sheet's name (at most 31 characters; a taken name gets a number). */

@@ -1,7 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILTIN_SECTIONS, defineSection, type ReportModel, type ReportSection } from '@orgreport/metrics';
+import {
+  BUILTIN_SECTIONS,
+  defineSection,
+  type ReportModel,
+  type ReportSection,
+  sectionData,
+} from '@orgreport/metrics';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readWithOpenpyxl, records, sheet } from './__fixtures__/openpyxl.ts';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
@@ -68,7 +74,11 @@ describe('the configured sections', () => {
     expect(sectionIds(html)).toEqual(['summary', 'readiness', 'usage', 'credits-per-user', 'data-quality']);
     expect(html).toContain('<h2>Credits per active user</h2><p>standard: 1,234.50</p><p>thinking: n/a</p>');
     const all = await renderHtml(model, { embedFonts: false });
-    expect(sectionIds(all)).toEqual(BUILTIN_SECTIONS.map((s) => s.id));
+    // All but those that compute figures and have none here (no rollup, no trend without a store).
+    expect(sectionIds(all)).toEqual(
+      BUILTIN_SECTIONS.filter((s) => !(s.compute && sectionData(model, s) === null)).map((s) => s.id),
+    );
+    expect(sectionIds(all)).not.toContain('trend');
   });
 
   it('leave out a section that computes figures and has none in the model', async () => {
@@ -117,12 +127,20 @@ describe('the configured sections', () => {
       'Weekly',
       'Per user',
       'Data quality',
+      'Data quality details',
     ]);
+    // Another section's table sheet gets the stacking columns and its table like a built-in one.
+    expect(sheet(sheets, 'Per user').tables).toEqual({ tbl_per_user: 'A1:D3' });
     expect(
-      records(sheet(sheets, 'Per user')).map((r) => [r['tier']?.value, r['credits_per_user']?.value]),
+      records(sheet(sheets, 'Per user')).map((r) => [
+        r['org_id']?.value,
+        r['month']?.value,
+        r['tier']?.value,
+        r['credits_per_user']?.value,
+      ]),
     ).toEqual([
-      ['standard', 1234.5],
-      ['thinking', null],
+      [model.organization.id, model.period.month, 'standard', 1234.5],
+      [model.organization.id, model.period.month, 'thinking', null],
     ]);
   });
 
@@ -131,7 +149,9 @@ describe('the configured sections', () => {
       records(sheet(readWithOpenpyxl(file), 'Summary')).find((r) => r['id']?.value === 'credits')!['value']!;
     const withDaily = join(scratch, 'with-daily.xlsx');
     await writeWorkbook(model, withDaily, { sections: [builtin('usage'), builtin('summary')] });
-    expect(credits(withDaily).value).toBe(`=SUM('Daily'!C2:C${model.daily.length + 1})`);
+    // Daily written after the Summary: the formula still finds its credits (after org_id, month, date, has_data).
+    expect(credits(withDaily).value).toBe(`=SUM('Daily'!E2:E${model.daily.length + 1})`);
+    expect(credits(withDaily).result).toBe(model.credits.total);
     const alone = join(scratch, 'summary-alone.xlsx');
     await writeWorkbook(model, alone, { sections: [builtin('summary')] });
     expect(credits(alone).value).toBe(model.credits.total);

@@ -97,6 +97,18 @@ describe('the built-in sections', () => {
     const withoutLog = buildReportModel(buildSnapshot({ month: '2026-10' }), OPTIONS);
     expect(sectionData(withoutLog, builtin('hook-events'))).toBeNull();
   });
+
+  it('name no sheet column org_id or month: the workbook puts the report’s own first on every row', () => {
+    const model = buildReportModel(sampleSnapshot(), { ...OPTIONS, pricePerCredit: 0.01 });
+    for (const section of BUILTIN_SECTIONS) {
+      for (const sheet of section.sheets ?? []) {
+        if (!('columns' in sheet)) continue;
+        const headers = sheet.columns(model).map((c) => c.header.toLowerCase());
+        expect(headers, sheet.name).not.toContain('org_id');
+        expect(headers, sheet.name).not.toContain('month');
+      }
+    }
+  });
 });
 
 describe('a configuration of sections', () => {

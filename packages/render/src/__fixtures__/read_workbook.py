@@ -1,9 +1,10 @@
 """Dumps an .xlsx as JSON with openpyxl, an independent reader for the render tests.
 
-Usage: read_workbook.py FILE [MAX_ROWS]. For each sheet: name, dimensions, frozen pane, autofilter,
-merged ranges, column widths, and per cell (first MAX_ROWS rows) its value, cached result, data type,
-number format, whether it is a date and the Python-formatted text of numbers (independent of the
-renderer's formatter).
+Usage: read_workbook.py FILE [MAX_ROWS]. The document properties, and for each sheet: name,
+dimensions, frozen pane, autofilter, Excel tables (name and range), merged ranges, column widths, and
+per cell (first MAX_ROWS rows) its value, cached result, data type, number format, quotePrefix style,
+whether it is a date and the Python-formatted text of numbers (independent of the renderer's
+formatter).
 """
 import datetime
 import json
@@ -52,6 +53,7 @@ def main():
                     "type": cf.data_type,
                     "format": cf.number_format,
                     "isDate": cf.is_date,
+                    "quotePrefix": bool(cf.quotePrefix),
                     "text": python_text(cv.value, cf.number_format),
                 }
                 for cf, cv in zip(r_f, r_v)
@@ -62,11 +64,17 @@ def main():
             "maxColumn": max_column,
             "freeze": ws.freeze_panes,
             "autoFilter": ws.auto_filter.ref,
+            "tables": {name: ref for name, ref in ws.tables.items()},
             "merged": [str(m) for m in ws.merged_cells.ranges],
             "widths": {k: v.width for k, v in ws.column_dimensions.items()},
             "rows": rows,
         })
-    json.dump(out, sys.stdout)
+    p = formulas.properties
+    properties = {
+        key: plain(getattr(p, key))
+        for key in ("title", "subject", "creator", "lastModifiedBy", "description", "keywords", "category", "created", "modified")
+    }
+    json.dump({"properties": properties, "sheets": out}, sys.stdout)
 
 
 main()

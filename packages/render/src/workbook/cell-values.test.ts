@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { excelDate, finiteOrNull, inertText, looksLikeFormula, MAX_CELL_TEXT } from './cell-values.ts';
+import {
+  cellText,
+  cellValue,
+  excelDate,
+  finiteOrNull,
+  looksLikeFormula,
+  MAX_CELL_TEXT,
+} from './cell-values.ts';
 
-describe('inertText', () => {
+describe('cellText', () => {
   it.each([
     ['=HYPERLINK("http://x","y")'],
     ["+cmd|' /C calc'!A0"],
@@ -9,21 +16,24 @@ describe('inertText', () => {
     ['@SUM(1+1)'],
     ['\t=1'],
     ['\r=1'],
-  ])('prefixes %j with an apostrophe', (text) => {
+  ])('keeps %j as it is, which looks like a formula (its cell style makes it inert)', (text) => {
     expect(looksLikeFormula(text)).toBe(true);
-    expect(inertText(text)).toBe(`'${text}`);
+    expect(cellText(text)).toBe(text);
   });
 
-  it('leaves ordinary text, emoji and RTL marks alone and empties null', () => {
-    expect(inertText('alice@example.com')).toBe('alice@example.com');
-    expect(inertText('🚀 a=b')).toBe('🚀 a=b');
-    expect(inertText('\u200Fשלום')).toBe('\u200Fשלום');
-    expect(inertText(null)).toBe('');
-    expect(inertText('')).toBe('');
+  it('leaves ordinary text, emoji and RTL marks alone, and gives no text for null, undefined and ""', () => {
+    expect(looksLikeFormula('alice@example.com')).toBe(false);
+    expect(cellText('alice@example.com')).toBe('alice@example.com');
+    expect(cellText('🚀 a=b')).toBe('🚀 a=b');
+    expect(cellText('\u200Fשלום')).toBe('\u200Fשלום');
+    expect(cellText(null)).toBeNull();
+    expect(cellText(undefined)).toBeNull();
+    expect(cellText('')).toBeNull();
+    expect(cellValue('', 'text')).toBeNull();
   });
 
   it('cuts text to the cell limit', () => {
-    expect(inertText('x'.repeat(40_000))).toHaveLength(MAX_CELL_TEXT);
+    expect(cellText('x'.repeat(40_000))).toHaveLength(MAX_CELL_TEXT);
   });
 });
 

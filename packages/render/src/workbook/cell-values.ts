@@ -1,9 +1,12 @@
 /**
- * Values as they go into workbook cells. Text from the data is always a string cell and can never
- * run as a formula: a leading `=`, `+`, `-`, `@`, tab or carriage return gets an apostrophe in front,
- * the prefix Excel and LibreOffice themselves use for "this is text" (and that survives a CSV export).
+ * Values as they go into workbook cells. Text from the data is stored as it is, always as a string
+ * cell; text a spreadsheet would take for a formula (a leading `=`, `+`, `-`, `@`, tab or carriage
+ * return) is kept inert by its cell's style, not by changing it: the text format `@` and Excel's
+ * quotePrefix (see xlsx-package.ts), what Excel itself sets for text typed after an apostrophe. A
+ * blank is an empty cell, never an empty string.
  */
-
+import type { SheetColumnKind } from '@orgreport/metrics';
+import type ExcelJS from 'exceljs';
 import { excelPrecision } from '../format.ts';
 
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
@@ -11,18 +14,25 @@ const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
 /** Longest text a cell holds (Excel's limit is 32,767 characters). */
 export const MAX_CELL_TEXT = 32_767;
 
+/** Excel's text number format; a cell in it is written with the quotePrefix style too. */
+export const TEXT_FORMAT = '@';
+
 /** True when a spreadsheet would treat the text as the start of a formula. */
 export function looksLikeFormula(text: string): boolean {
   return FORMULA_TRIGGER.test(text);
 }
 
-/** Makes text from the data inert and short enough for a cell. */
-export function inertText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (looksLikeFormula(text)) text = `'${text}`;
-  if (text.length > MAX_CELL_TEXT) text = text.slice(0, MAX_CELL_TEXT - 1) + '…';
-  return text;
+/** Text from the data as a cell holds it, cut to the cell limit; null (an empty cell) for null, undefined and ''. */
+export function cellText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const text = String(value);
+  if (text === '') return null;
+  return text.length > MAX_CELL_TEXT ? `${text.slice(0, MAX_CELL_TEXT - 1)}…` : text;
+}
+
+/** Gives a cell whose text looks like a formula the text format (and so the quotePrefix style). */
+export function keepInert(cell: ExcelJS.Cell): void {
+  if (typeof cell.value === 'string' && looksLikeFormula(cell.value)) cell.numFmt = TEXT_FORMAT;
 }
 
 /** A UTC calendar day (`YYYY-MM-DD`) as the Date ExcelJS stores as an Excel date; null when not a day. */
@@ -47,4 +57,24 @@ export function excelDateTime(instant: string | null | undefined): Date | null {
   if (!instant) return null;
   const d = new Date(instant);
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The value stored in a cell of the given kind (text as it is, numbers finite, days as dates; null for none). */
+export function cellValue(raw: unknown, kind: SheetColumnKind): ExcelJS.CellValue {
+  switch (kind) {
+    case 'text':
+      return cellText(raw);
+    case 'date':
+      return typeof raw === 'string' ? excelDate(raw) : null;
+    case 'datetime':
+      return typeof raw === 'string' ? excelDateTime(raw) : null;
+    case 'boolean':
+      return typeof raw === 'boolean' ? raw : null;
+    case 'points': {
+      const fraction = finiteOrNull(raw);
+      return fraction === null ? null : excelPoints(fraction);
+    }
+    default:
+      return finiteOrNull(raw);
+  }
 }

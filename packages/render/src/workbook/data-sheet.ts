@@ -1,42 +1,38 @@
 /**
- * Writes one table of the workbook as a data sheet through ExcelJS's streaming writer: one bold header
- * row, frozen, with an autofilter, fitted column widths, typed cells with number formats and no
- * merged cells. A table longer than a sheet continues on numbered sheets (`Users (2)`, ...).
+ * Writes one table of the workbook as data sheets through ExcelJS's streaming writer: an Excel table
+ * at A1 (one bold header row, frozen), fitted column widths, typed cells with number formats and no
+ * merged cells, and a note under the table when there is one. A table longer than a sheet continues
+ * on numbered sheets (`Users (2)`, ...), each part a table of its own (`tbl_users_2`).
  */
-import type { SheetColumnKind } from '@orgreport/metrics';
+import type { SheetColumn, SheetColumnKind } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
-import {
-  currencyExcelFormat,
-  EXCEL_DATE_FORMAT,
-  EXCEL_DATETIME_FORMAT,
-  EXCEL_FORMATS,
-  type ValueKind,
-} from '../format.ts';
-import { excelDate, excelDateTime, excelPoints, finiteOrNull, inertText } from './cell-values.ts';
+import { currencyExcelFormat, EXCEL_DATE_FORMAT, EXCEL_DATETIME_FORMAT, EXCEL_FORMATS } from '../format.ts';
+import { cellValue, keepInert } from './cell-values.ts';
 import type { SheetNames } from './sheet-names.ts';
+import type { TableNames } from './table-names.ts';
+import type { XlsxPackage } from './xlsx-package.ts';
 
 /** The most rows an Excel sheet holds, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
 
-/** What a column holds; numeric kinds carry the matching number format (the section API's kinds). */
-export type ColumnKind = SheetColumnKind;
-
-/** One column of a data sheet: its header, its kind and how to read its value from a row. */
-export interface ColumnSpec<Row> {
-  header: string;
-  kind: ColumnKind;
-  value: (row: Row) => unknown;
+/** One sheet of a table: its sheet and table names and its rows `start` to `end` (exclusive). */
+export interface DataSheetPart {
+  sheet: string;
+  table: string;
+  start: number;
+  end: number;
 }
 
 /** Options of {@link writeDataSheet}. */
 export interface DataSheetOptions {
   /** Currency code of `currency` columns. */
   currency?: string;
-  /** Rows per sheet including the header (tests lower it; never above {@link EXCEL_MAX_ROWS}). */
-  maxRowsPerSheet?: number;
+  /** A line under the table (which columns were left out and why). */
+  note?: string | null;
 }
 
 const HEADER_FONT = { bold: true };
+const NOTE_FONT = { italic: true };
 // Not 9: ExcelJS leaves out columns of width 9 (its default), and Excel would show them narrower.
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
@@ -44,7 +40,7 @@ const MAX_WIDTH = 60;
 const WIDTH_SAMPLE = 2_000;
 
 /** Excel number format of a column kind, or undefined for text and booleans. */
-export function numberFormatOf(kind: ColumnKind, currency = 'EUR'): string | undefined {
+export function numberFormatOf(kind: SheetColumnKind, currency = 'EUR'): string | undefined {
   switch (kind) {
     case 'text':
     case 'boolean':
@@ -60,27 +56,7 @@ export function numberFormatOf(kind: ColumnKind, currency = 'EUR'): string | und
   }
 }
 
-/** The value stored in a cell of the given kind (strings made inert, numbers finite, days as dates). */
-export function cellValue(raw: unknown, kind: ColumnKind): ExcelJS.CellValue {
-  switch (kind) {
-    case 'text':
-      return inertText(raw);
-    case 'date':
-      return typeof raw === 'string' ? excelDate(raw) : null;
-    case 'datetime':
-      return typeof raw === 'string' ? excelDateTime(raw) : null;
-    case 'boolean':
-      return typeof raw === 'boolean' ? raw : null;
-    case 'points': {
-      const fraction = finiteOrNull(raw);
-      return fraction === null ? null : excelPoints(fraction);
-    }
-    default:
-      return finiteOrNull(raw);
-  }
-}
-
-function displayLength(value: ExcelJS.CellValue, kind: ColumnKind): number {
+function displayLength(value: ExcelJS.CellValue, kind: SheetColumnKind): number {
   if (value === null || value === undefined) return 0;
   if (kind === 'date') return 10;
   if (kind === 'datetime') return 16;
@@ -91,7 +67,7 @@ function displayLength(value: ExcelJS.CellValue, kind: ColumnKind): number {
   return String(value).length;
 }
 
-function fittedWidths<Row>(columns: ReadonlyArray<ColumnSpec<Row>>, rows: ReadonlyArray<Row>): number[] {
+function fittedWidths<Row>(columns: ReadonlyArray<SheetColumn<Row>>, rows: ReadonlyArray<Row>): number[] {
   const widths = columns.map((c) => c.header.length + 2);
   const step = Math.max(1, Math.floor(rows.length / WIDTH_SAMPLE));
   for (let i = 0; i < rows.length; i += step) {
@@ -104,36 +80,41 @@ function fittedWidths<Row>(columns: ReadonlyArray<ColumnSpec<Row>>, rows: Readon
   return widths.map((w) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w)));
 }
 
-/** The letters of the n-th column (1 -> A, 27 -> AA). */
-export function columnLetter(n: number): string {
-  let s = '';
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
-}
-
 /**
- * Writes `rows` under `title` (made valid and unique by `names`) and returns the names of the sheets
- * written: one, or more when the rows do not fit one sheet. An empty table still gets its header.
+ * The parts of a table of `rows` rows under `title`, their sheet and table names claimed in order:
+ * one, or more when the rows do not fit one sheet. An empty table still has its part.
  */
-export async function writeDataSheet<Row>(
-  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
-  names: SheetNames,
+export function sheetParts(
   title: string,
-  columns: ReadonlyArray<ColumnSpec<Row>>,
-  rows: ReadonlyArray<Row>,
-  options: DataSheetOptions = {},
-): Promise<string[]> {
-  const perSheet = Math.min(options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, EXCEL_MAX_ROWS) - 1;
+  rows: number,
+  names: { sheets: SheetNames; tables: TableNames },
+  maxRowsPerSheet = EXCEL_MAX_ROWS,
+): DataSheetPart[] {
+  const perSheet = Math.min(maxRowsPerSheet, EXCEL_MAX_ROWS) - 1;
   if (perSheet < 1) throw new RangeError('maxRowsPerSheet must leave room for at least one data row');
-  const widths = fittedWidths(columns, rows);
-  const formats = columns.map((c) => numberFormatOf(c.kind, options.currency));
-  const written: string[] = [];
+  const parts: DataSheetPart[] = [];
   let start = 0;
   do {
-    const end = Math.min(rows.length, start + perSheet);
-    const base = written.length === 0 ? title : `${title} (${written.length + 1})`;
-    const name = names.claim(base);
-    const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+    const end = Math.min(rows, start + perSheet);
+    const sheet = names.sheets.claim(parts.length === 0 ? title : `${title} (${parts.length + 1})`);
+    parts.push({ sheet, table: names.tables.claim(sheet), start, end });
+    start = end;
+  } while (start < rows);
+  return parts;
+}
+
+/** Writes `rows` in `columns` onto the sheets of `parts` (see {@link sheetParts}). */
+export async function writeDataSheet<Row>(
+  xlsx: XlsxPackage,
+  parts: ReadonlyArray<DataSheetPart>,
+  columns: ReadonlyArray<SheetColumn<Row>>,
+  rows: ReadonlyArray<Row>,
+  options: DataSheetOptions = {},
+): Promise<void> {
+  const widths = fittedWidths(columns, rows);
+  const formats = columns.map((c) => numberFormatOf(c.kind, options.currency));
+  for (const part of parts) {
+    const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((c, j) => ({
       header: c.header,
       key: `c${j}`,
@@ -143,15 +124,24 @@ export async function writeDataSheet<Row>(
     const header = sheet.getRow(1);
     header.font = HEADER_FONT;
     header.commit();
-    for (let i = start; i < end; i++) {
+    for (let i = part.start; i < part.end; i++) {
       const source = rows[i]!;
-      const row = sheet.addRow(columns.map((c) => cellValue(c.value(source), c.kind)));
+      const values = columns.map((c) => cellValue(c.value(source), c.kind));
+      const row = sheet.addRow(values);
+      values.forEach((v, j) => {
+        if (typeof v === 'string') keepInert(row.getCell(j + 1));
+      });
       row.commit();
     }
-    sheet.autoFilter = `A1:${columnLetter(columns.length)}${Math.max(1, end - start + 1)}`;
+    const table = { name: part.table, columns: columns.map((c) => c.header), rows: part.end - part.start };
+    xlsx.addTable(sheet, table);
+    if (options.note) {
+      // One empty row between the table (at least two rows long) and the note.
+      const note = sheet.getRow(Math.max(1, table.rows) + 3);
+      note.getCell(1).value = options.note;
+      note.font = NOTE_FONT;
+      note.commit();
+    }
     await sheet.commit();
-    written.push(name);
-    start = end;
-  } while (start < rows.length);
-  return written;
+  }
 }

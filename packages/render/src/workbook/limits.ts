@@ -1,11 +1,12 @@
 /**
  * The credit-limits workbook finance fills in: a template listing each user with the month's credits
- * and an empty `limit` column, and a reader returning the raw `email` and `limit` of each row (the
- * CLI validates them).
+ * and an empty `limit` column (e-mails and names as they are, formula-like ones inert by their cell
+ * style), and a reader returning the raw `email` and `limit` of each row (the CLI validates them).
  */
 import ExcelJS from 'exceljs';
 import { EXCEL_FORMATS } from '../format.ts';
-import { inertText } from './cell-values.ts';
+import { cellText, keepInert } from './cell-values.ts';
+import { XlsxPackage } from './xlsx-package.ts';
 
 /** One user of the limits template. */
 export interface LimitsTemplateRow {
@@ -33,8 +34,11 @@ export async function writeLimitsTemplate(
   file: string,
   options: { month: string },
 ): Promise<void> {
-  const workbook = new ExcelJS.Workbook();
+  const xlsx = new XlsxPackage(file);
+  const { workbook } = xlsx;
   workbook.creator = 'orgreport';
+  workbook.lastModifiedBy = 'orgreport';
+  workbook.title = `orgreport — credit limits — ${options.month}`;
   const sheet = workbook.addWorksheet(LIMITS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = [
     { header: 'email', key: 'email', width: 36 },
@@ -48,21 +52,31 @@ export async function writeLimitsTemplate(
     { header: 'limit', key: 'limit', width: 14, style: { numFmt: EXCEL_FORMATS.integer } },
   ];
   sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
   for (const r of rows) {
-    sheet.addRow({
-      email: inertText(r.email),
-      name: inertText(r.name ?? ''),
+    const row = sheet.addRow({
+      email: cellText(r.email),
+      name: cellText(r.name),
       credits: r.credits,
       limit: null,
     });
+    keepInert(row.getCell(1));
+    keepInert(row.getCell(2));
+    row.commit();
   }
   sheet.autoFilter = `A1:D${rows.length + 1}`;
+  await sheet.commit();
   const notes = workbook.addWorksheet('Instructions');
   notes.getColumn(1).width = 100;
-  notes.addRow([`Credit limits for ${inertText(options.month)}.`]);
-  notes.addRow(['Fill in the limit column of the Limits sheet with a whole number of credits per user;']);
-  notes.addRow(['leave it empty for users without a limit. Do not rename the sheet or its headers.']);
-  await workbook.xlsx.writeFile(file);
+  notes.addRow([`Credit limits for ${options.month}.`]).commit();
+  notes
+    .addRow(['Fill in the limit column of the Limits sheet with a whole number of credits per user;'])
+    .commit();
+  notes
+    .addRow(['leave it empty for users without a limit. Do not rename the sheet or its headers.'])
+    .commit();
+  await notes.commit();
+  await xlsx.commit();
 }
 
 /** Unwraps ExcelJS cell values (formulas, rich text, hyperlinks, dates) to plain values. */

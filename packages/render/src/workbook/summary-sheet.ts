@@ -1,15 +1,16 @@
 /**
  * The `Summary` sheet: one row per figure id of docs/metrics.md with `id`, `label`, `value`, `previous`,
- * `change`. Totals that are sums, means or maxima of the `Daily` sheet and figures derived from other
- * Summary rows are formulas carrying their computed result, so Excel shows the value before any
- * recalculation and a recalculation reproduces it. A formula is used only where it reproduces the
- * model's figure exactly; otherwise the plain value is written.
+ * `change`, as an Excel table. Totals that are sums, means or maxima of the `Daily` sheet and figures
+ * derived from other Summary rows are formulas carrying their computed result, so Excel shows the
+ * value before any recalculation and a recalculation reproduces it. A formula is used only where it
+ * reproduces the model's figure exactly; otherwise the plain value is written.
  */
 
 import { DAILY_SUMS, type DailyRow, type Figure, type FigureId, type ReportModel } from '@orgreport/metrics';
-import type ExcelJS from 'exceljs';
 import { currencyExcelFormat, EXCEL_FORMATS, kindOfFigure } from '../format.ts';
-import { excelPoints, finiteOrNull, inertText } from './cell-values.ts';
+import { columnRange } from './cell-refs.ts';
+import { cellText, excelPoints, finiteOrNull, keepInert } from './cell-values.ts';
+import type { XlsxPackage } from './xlsx-package.ts';
 
 /** Column letters of the Summary sheet. */
 const VALUE_COL = 'C';
@@ -24,11 +25,14 @@ interface FormulaCandidate {
 /** Where the Daily sheet's columns are, for SUM/AVERAGE/MAX formulas (by column header: the field's name). */
 export interface DailySheetRef {
   sheet: string;
-  /** Column letter of each daily field. */
-  columns: Partial<Record<keyof DailyRow, string>>;
+  /** Column number (1 = A) of each daily field written. */
+  columns: Partial<Record<keyof DailyRow, number>>;
   /** Number of data rows (rows 2..rows+1). */
   rows: number;
 }
+
+/** The Summary table's columns. */
+const HEADERS = ['id', 'label', 'value', 'previous', 'change'];
 
 /** Figures that are sums of the daily series' column of the same name. */
 const SUMMED: ReadonlyArray<FigureId & keyof DailyRow> = DAILY_SUMS;
@@ -39,17 +43,11 @@ function agrees(a: number | null, b: number | null): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-function quoteSheet(name: string): string {
-  return `'${name.replace(/'/g, "''")}'`;
-}
-
 function candidates(model: ReportModel, daily: DailySheetRef | null, rowOf: Map<FigureId, number>) {
   const out = new Map<FigureId, FormulaCandidate>();
   const range = (key: keyof DailyRow) => {
     const col = daily?.columns[key];
-    return daily && col && daily.rows > 0
-      ? `${quoteSheet(daily.sheet)}!${col}2:${col}${daily.rows + 1}`
-      : null;
+    return daily && col && daily.rows > 0 ? columnRange(daily.sheet, col, 2, daily.rows + 1) : null;
   };
   const values = (key: keyof DailyRow) => model.daily.map((d) => d[key] as number);
   for (const key of SUMMED) {
@@ -88,22 +86,18 @@ function numFmtOf(figure: Figure): string {
 }
 
 /**
- * Writes the Summary sheet (already created) with the model's figures and commits it; without a
- * Daily sheet (`daily` null) every value is written plain.
+ * Writes the model's figures as the sheet `part.sheet` with the table `part.table` and commits it;
+ * without a Daily sheet (`daily` null) every value is written plain.
  */
 export async function writeSummarySheet(
-  sheet: ExcelJS.Worksheet,
+  xlsx: XlsxPackage,
+  part: { sheet: string; table: string },
   model: ReportModel,
   daily: DailySheetRef | null,
   pricing: { pricePerCredit: number; currency: string } | null,
 ): Promise<void> {
-  sheet.columns = [
-    { header: 'id', key: 'id', width: 22 },
-    { header: 'label', key: 'label', width: 48 },
-    { header: 'value', key: 'value', width: 16 },
-    { header: 'previous', key: 'previous', width: 16 },
-    { header: 'change', key: 'change', width: 12 },
-  ];
+  const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = HEADERS.map((header, i) => ({ header, key: header, width: [22, 48, 16, 16, 12][i]! }));
   const header = sheet.getRow(1);
   header.font = { bold: true };
   header.commit();
@@ -116,7 +110,8 @@ export async function writeSummarySheet(
     const row = sheet.getRow(r);
     const fmt = numFmtOf(figure);
     row.getCell(1).value = figure.id;
-    row.getCell(2).value = inertText(figure.note ? `${figure.label} (${figure.note})` : figure.label);
+    row.getCell(2).value = cellText(figure.note ? `${figure.label} (${figure.note})` : figure.label);
+    keepInert(row.getCell(2));
     const value = finiteOrNull(figure.value);
     const candidate = formulas.get(figure.id);
     const valueCell = row.getCell(3);
@@ -162,7 +157,7 @@ export async function writeSummarySheet(
   if (pricing && creditsRow && credits !== null) {
     const row = sheet.getRow(next++);
     row.getCell(1).value = 'cost';
-    row.getCell(2).value = inertText(`Cost of the period's credits at ${pricing.pricePerCredit} per credit`);
+    row.getCell(2).value = `Cost of the period's credits at ${pricing.pricePerCredit} per credit`;
     const cell = row.getCell(3);
     cell.value = {
       formula: `${VALUE_COL}${creditsRow}*${pricing.pricePerCredit}`,
@@ -171,6 +166,6 @@ export async function writeSummarySheet(
     cell.numFmt = currencyExcelFormat(pricing.currency);
     row.commit();
   }
-  sheet.autoFilter = `A1:E${next - 1}`;
+  xlsx.addTable(sheet, { name: part.table, columns: HEADERS, rows: next - 2 });
   await sheet.commit();
 }

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PySheet, readWithOpenpyxl, records, sheet } from '../__fixtures__/openpyxl.ts';
+import {
+  noteUnder,
+  type PyProperties,
+  type PySheet,
+  readBookWithOpenpyxl,
+  readWithOpenpyxl,
+  records,
+  sheet,
+} from '../__fixtures__/openpyxl.ts';
 import { HOSTILE_STRINGS, makeFixtureModel } from '../__fixtures__/report-model.ts';
 import { formatFigure } from '../format.ts';
 import { readLimitsWorkbook, writeLimitsTemplate } from './limits.ts';
@@ -17,36 +25,103 @@ const SHEETS = [
   'Daily',
   'Weekly',
   'Users',
+  'User languages',
   'Dormant seats',
   'Models',
   'Tools',
+  'MCP spellings',
   'Readiness',
   'Criteria',
   'Controls',
   'Definitions',
   'Data quality',
+  'Data quality details',
 ];
+
+/** The table name of each sheet (the README lists them). */
+const TABLES: Record<string, string> = {
+  Summary: 'tbl_summary',
+  Daily: 'tbl_daily',
+  Weekly: 'tbl_weekly',
+  Users: 'tbl_users',
+  'User languages': 'tbl_user_languages',
+  'Dormant seats': 'tbl_dormant_seats',
+  Models: 'tbl_models',
+  Tools: 'tbl_tools',
+  'MCP spellings': 'tbl_mcp_spellings',
+  Readiness: 'tbl_readiness',
+  Criteria: 'tbl_criteria',
+  Controls: 'tbl_controls',
+  Definitions: 'tbl_definitions',
+  'Data quality': 'tbl_data_quality',
+  'Data quality details': 'tbl_data_quality_details',
+};
+
+/** The letters of the n-th column (1 -> A), computed here rather than taken from the writer. */
+const letter = (n: number): string =>
+  (n > 26 ? letter(Math.floor((n - 1) / 26)) : '') + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[(n - 1) % 26];
+
+/** Column letter of a header in a sheet's header row. */
+function columnOf(s: PySheet, header: string): string {
+  const i = s.rows[0]!.findIndex((c) => c.value === header);
+  if (i < 0) throw new Error(`no column ${header} in ${s.name}`);
+  return letter(i + 1);
+}
 
 describe('writeWorkbook read back by openpyxl', () => {
   const model = makeFixtureModel({ hostile: true });
   let sheets: PySheet[];
+  let properties: PyProperties;
   beforeAll(async () => {
     const file = join(scratch, 'report.xlsx');
     await writeWorkbook(model, file, { pricePerCredit: 0.0001, currency: 'EUR' });
-    sheets = readWithOpenpyxl(file);
+    ({ sheets, properties } = readBookWithOpenpyxl(file));
   });
 
-  it('has the sheets of the issue, each with one frozen, filtered header row and no merged cells', () => {
+  it('has the sheets of the issue, each one frozen header row over an Excel table named after it, no merged cells', () => {
     expect(sheets.map((s) => s.name)).toEqual(SHEETS);
     for (const s of sheets) {
       expect(s.freeze, s.name).toBe('A2');
-      expect(s.autoFilter, s.name).toMatch(/^A1:[A-Z]+\d+$/);
       expect(s.merged, s.name).toEqual([]);
+      // The table's own filter replaces the sheet's.
+      expect(s.autoFilter, s.name).toBeNull();
+      const rows = records(s).length;
+      expect(s.tables, s.name).toEqual({ [TABLES[s.name]!]: `A1:${letter(s.rows[0]!.length)}${rows + 1}` });
       expect(
         s.rows[0]!.every((c) => c.type === 's' && typeof c.value === 'string'),
         s.name,
       ).toBe(true);
     }
+  });
+
+  it('starts every table sheet with org_id and month, the same on every row', () => {
+    for (const s of sheets.filter((x) => x.name !== 'Summary')) {
+      expect(
+        s.rows[0]!.slice(0, 2).map((c) => c.value),
+        s.name,
+      ).toEqual(['org_id', 'month']);
+      const rows = records(s);
+      expect(rows.length, s.name).toBeGreaterThan(0);
+      for (const r of rows) {
+        expect(r.org_id!.value, s.name).toBe(model.organization.id);
+        expect(r.org_id!.type, s.name).toBe('s');
+        expect(r.month!.value, s.name).toBe('2026-03');
+      }
+    }
+  });
+
+  it('sets the document properties', () => {
+    expect(properties).toEqual({
+      title: `orgreport — ${model.organization.name} — 2026-03`,
+      subject: `${model.organization.name} — AI coding agent report 2026-03`,
+      creator: 'orgreport',
+      lastModifiedBy: 'orgreport',
+      description: `Organization ${model.organization.id}, ${model.period.start} to ${model.period.end}.`,
+      keywords: `orgreport ${model.organization.id} 2026-03`,
+      category: 'Monthly report',
+      created: model.generatedAt.replace('.000Z', ''),
+      modified: model.generatedAt.replace('.000Z', ''),
+    });
   });
 
   it('writes the Summary ids of docs/metrics.md with typed values, formats and formulas carrying results', () => {
@@ -56,8 +131,10 @@ describe('writeWorkbook read back by openpyxl', () => {
     for (const f of model.figures) expect(byId.has(f.id), f.id).toBe(true);
 
     const credits = byId.get('credits')!;
+    const daily = sheet(sheets, 'Daily');
+    expect(columnOf(daily, 'credits')).toBe('E'); // after org_id, month, date, has_data
     expect(credits.value!.type).toBe('f');
-    expect(credits.value!.value).toBe("=SUM('Daily'!C2:C32)");
+    expect(credits.value!.value).toBe("=SUM('Daily'!E2:E32)");
     expect(credits.value!.result).toBe(model.daily.reduce((a, d) => a + d.credits, 0));
     expect(credits.value!.format).toBe('#,##0');
     // Python's own thousands formatting gives the same text as the report's formatter.
@@ -80,6 +157,35 @@ describe('writeWorkbook read back by openpyxl', () => {
     const cost = byId.get('cost')!;
     expect(cost.value!.format).toBe('#,##0.00 "EUR"');
     expect(cost.value!.result).toBeCloseTo((credits.value!.result as number) * 0.0001, 6);
+  });
+
+  it('caches, for every formula over the Daily sheet, what the formula computes from the Daily cells', () => {
+    const daily = sheet(sheets, 'Daily');
+    const header = daily.rows[0]!.map((c) => c.value);
+    const overDaily = records(sheet(sheets, 'Summary')).filter((r) =>
+      String(r.value!.value).includes("'Daily'!"),
+    );
+    // Every sum of DAILY_SUMS, the average and the peak DAU.
+    expect(overDaily.map((r) => r.id!.value)).toEqual(
+      expect.arrayContaining(['credits', 'tool_calls', 'sessions', 'avg_dau', 'peak_dau']),
+    );
+    for (const r of overDaily) {
+      const [, fn, col, first, last] = /^=(SUM|AVERAGE|MAX)\('Daily'!([A-Z]+)(\d+):\2(\d+)\)$/.exec(
+        String(r.value!.value),
+      )!;
+      expect([Number(first), Number(last)], String(r.id!.value)).toEqual([2, model.daily.length + 1]);
+      const values = records(daily).map((d) => d[header[letterIndex(col!)] as string]!.value as number);
+      const computed =
+        fn === 'SUM'
+          ? values.reduce((a, b) => a + b, 0)
+          : fn === 'AVERAGE'
+            ? values.reduce((a, b) => a + b, 0) / values.length
+            : Math.max(...values);
+      expect(header[letterIndex(col!)], String(r.id!.value)).toBe(fn === 'SUM' ? r.id!.value : 'dau');
+      expect(r.value!.result as number, String(r.id!.value)).toBeCloseTo(computed, 9);
+      const figure = model.figures.find((f) => f.id === r.id!.value)!;
+      expect(r.value!.result as number, String(r.id!.value)).toBeCloseTo(figure.value!, 9);
+    }
   });
 
   it('formats every Summary figure by its unit, as the report text does', () => {
@@ -111,6 +217,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(daily[0]!.credits!.type).toBe('n');
     expect(daily[0]!.auto_high!.format).toBe('#,##0.0%');
     expect(daily[9]!.has_data!.value).toBe(false);
+    expect(daily[9]!.has_data!.type).toBe('b');
     const weekly = records(sheet(sheets, 'Weekly'));
     const header = Object.keys(weekly[0]!);
     for (const column of [
@@ -145,7 +252,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(weekly[0]!.delegation_spec!.value).toBe(0.125);
   });
 
-  it('holds hostile text as inert strings, never formulas', () => {
+  it('holds hostile text as it is, in string cells made inert by the quotePrefix style, never formulas', () => {
     const all = sheets.flatMap((s) => s.rows.slice(1).flat());
     const strings = all.filter((c) => typeof c.value === 'string' && !c.isDate && c.type !== 'f');
     const formulas = sheets
@@ -153,28 +260,90 @@ describe('writeWorkbook read back by openpyxl', () => {
       .flatMap((s) => s.rows.flat())
       .filter((c) => c.type === 'f');
     expect(formulas).toEqual([]);
+    const formulaLike = strings.filter((c) => /^[=+\-@\t\r]/.test(String(c.value)));
     for (const c of strings) {
       expect(c.type).toBe('s');
-      expect(String(c.value)).not.toMatch(/^[=+\-@\t\r]/);
+      expect(String(c.value)).not.toMatch(/^'/); // no apostrophe put in front
     }
-    const values = strings.map((c) => c.value);
-    expect(values).toContain(`'${HOSTILE_STRINGS.hyperlink}`);
-    expect(values).toContain(`'${HOSTILE_STRINGS.cmd}`);
-    expect(values).toContain(`'${HOSTILE_STRINGS.sum}`);
-    expect(values).toContain(HOSTILE_STRINGS.rtl);
-    expect(values).toContain(HOSTILE_STRINGS.script);
-    expect(values).toContain(HOSTILE_STRINGS.long);
+    for (const c of formulaLike) {
+      expect(c.quotePrefix, String(c.value)).toBe(true);
+      expect(c.format, String(c.value)).toBe('@');
+    }
+    // Ordinary text has neither.
+    expect(strings.filter((c) => c.quotePrefix).length).toBe(formulaLike.length);
+    const values = formulaLike.map((c) => c.value);
+    for (const h of ['hyperlink', 'cmd', 'sum', 'minus', 'tab', 'cr'] as const) {
+      expect(values, h).toContain(HOSTILE_STRINGS[h]);
+    }
+    const texts = strings.map((c) => c.value);
+    expect(texts).toContain(HOSTILE_STRINGS.rtl);
+    expect(texts).toContain(HOSTILE_STRINGS.script);
+    expect(texts).toContain(HOSTILE_STRINGS.long);
     const users = records(sheet(sheets, 'Users'));
-    expect(users.some((u) => u.email!.value === null || u.email!.value === '')).toBe(true);
     expect(users[0]!.cost!.format).toBe('#,##0.00 "EUR"');
     expect(users[0]!.credits!.format).toBe('#,##0');
   });
 
+  it('leaves blanks as empty cells: no cell holds an empty string', () => {
+    const empty = sheets.flatMap((s) =>
+      s.rows
+        .flat()
+        .filter((c) => c.value === '')
+        .map(() => s.name),
+    );
+    expect(empty).toEqual([]);
+    // The user whose e-mail is '' and the hook without a matcher.
+    const users = records(sheet(sheets, 'Users'));
+    const blankEmail = users.filter((u) => u.email!.value === null);
+    expect(blankEmail.map((u) => u.email!.type)).toEqual(['n']);
+    const tools = records(sheet(sheets, 'Tools'));
+    expect(tools.find((t) => t.command!.value === 'scripts/log.sh')!.matcher!.value).toBeNull();
+    expect(tools.find((t) => t.category!.value === 'tool')!.command!.value).toBeNull();
+  });
+
+  it('writes lists as long tables, one row per item, never joined into one cell', () => {
+    const users = records(sheet(sheets, 'Users'));
+    expect(Object.keys(users[0]!)).not.toContain('languages');
+    const languages = records(sheet(sheets, 'User languages'));
+    expect(Object.keys(languages[0]!)).toEqual(['org_id', 'month', 'user_id', 'email', 'rank', 'language']);
+    expect(languages.map((l) => [l.user_id!.value, l.rank!.value, l.language!.value])).toEqual(
+      model.users.flatMap((u) => u.languages.map((l, i) => [u.user_id, i + 1, l])),
+    );
+    expect(languages[0]!.rank!.type).toBe('n');
+
+    const tools = records(sheet(sheets, 'Tools'));
+    expect(Object.keys(tools[0]!)).toEqual([
+      'org_id',
+      'month',
+      'category',
+      'name',
+      'matcher',
+      'command',
+      'count',
+      'share',
+    ]);
+    const spellings = records(sheet(sheets, 'MCP spellings'));
+    expect(spellings.map((s) => [s.server!.value, s.spelling!.value, s.count!.value])).toEqual([
+      ['github', 'github', 280],
+      ['github', 'GitHub', 20],
+      [HOSTILE_STRINGS.emoji, HOSTILE_STRINGS.emoji, 200],
+    ]);
+
+    const findings = records(sheet(sheets, 'Data quality'));
+    expect(Object.keys(findings[0]!)).toEqual(['org_id', 'month', 'kind', 'message', 'count']);
+    const details = records(sheet(sheets, 'Data quality details'));
+    expect(details.map((d) => [d.kind!.value, d.detail!.value])).toEqual([
+      ['missing_days', '2026-03-10'],
+      ['mcp_case_merged', JSON.stringify(model.dataQuality[1]!.details![0])],
+    ]);
+  });
+
   it('lists every dormant seat with e-mail, name and creation instant', () => {
     const dormant = records(sheet(sheets, 'Dormant seats'));
-    expect(Object.keys(dormant[0]!)).toEqual(['user_id', 'email', 'name', 'created_at']);
+    expect(Object.keys(dormant[0]!)).toEqual(['org_id', 'month', 'user_id', 'email', 'name', 'created_at']);
     expect(dormant).toHaveLength(model.seats.dormant_users.length);
-    expect(dormant[0]!.email!.value).toBe(`'${HOSTILE_STRINGS.sum}`); // inert, not a formula
+    expect(dormant[0]!.email!.value).toBe(HOSTILE_STRINGS.sum); // as it is, inert by its style
+    expect(dormant[0]!.email!.quotePrefix).toBe(true);
     expect(dormant[0]!.name!.value).toBe(HOSTILE_STRINGS.script);
     expect(dormant[0]!.created_at!.isDate).toBe(true);
     expect(dormant[0]!.created_at!.value).toBe('2026-01-20T09:30:00');
@@ -194,14 +363,165 @@ describe('writeWorkbook read back by openpyxl', () => {
 
   it('fits column widths between a minimum and a maximum', () => {
     const users = sheet(sheets, 'Users');
-    expect(users.widths.B).toBe(60); // the 10,000-character e-mail is capped
-    expect(users.widths.A).toBeGreaterThanOrEqual(10);
+    expect(columnOf(users, 'email')).toBe('D');
+    expect(users.widths.D).toBe(60); // the 10,000-character e-mail is capped
+    // openpyxl reads neighbours of the same width as one (user_id's C under month's B).
+    for (const [col, width] of Object.entries(users.widths)) {
+      expect(width, col).toBeGreaterThanOrEqual(10);
+      expect(width, col).toBeLessThanOrEqual(60);
+    }
     expect(users.widths.A).toBeLessThan(20);
   });
 });
 
+describe('writeWorkbook read back by ExcelJS', () => {
+  it('holds typed cells, the tables, formulas with results, inert text as it is and the properties', async () => {
+    const model = makeFixtureModel({ hostile: true });
+    const file = join(scratch, 'exceljs.xlsx');
+    await writeWorkbook(model, file);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    expect(book.worksheets.map((w) => w.name)).toEqual(SHEETS);
+    expect(book.title).toBe(`orgreport — ${model.organization.name} — 2026-03`);
+    expect(book.company).toBe(model.organization.name);
+    expect(book.creator).toBe('orgreport');
+    expect(book.created.toISOString()).toBe(model.generatedAt);
+    for (const ws of book.worksheets) {
+      const tables = ws.getTables() as unknown as Array<{ table: { name: string; tableRef: string } }>;
+      expect(
+        tables.map((t) => t.table.name),
+        ws.name,
+      ).toEqual([TABLES[ws.name]]);
+    }
+
+    const daily = book.getWorksheet('Daily')!;
+    expect(daily.getCell('C2').value).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(daily.getCell('C2').numFmt).toBe('yyyy-mm-dd');
+    expect(daily.getCell('D2').value).toBe(model.daily[0]!.hasData);
+    expect(daily.getCell('E2').value).toBe(model.daily[0]!.credits);
+    expect(daily.getCell('E2').numFmt).toBe('#,##0');
+
+    const summary = book.getWorksheet('Summary')!;
+    const credits = summary.getColumn(1).values.indexOf('credits');
+    expect(summary.getCell(credits, 3).value).toEqual({
+      formula: "SUM('Daily'!E2:E32)",
+      result: model.credits.total,
+    });
+
+    const dormant = book.getWorksheet('Dormant seats')!;
+    expect(dormant.getCell('D2').value).toBe(HOSTILE_STRINGS.sum);
+    expect(dormant.getCell('D2').numFmt).toBe('@');
+    expect(dormant.getCell('E2').numFmt).toBeUndefined();
+    expect(dormant.getCell('D3').value).toBeNull(); // no e-mail: an empty cell
+  });
+});
+
+/** Index in a header row of a column's letters (A -> 0). */
+function letterIndex(col: string): number {
+  return [...col].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+}
+
+describe('columns without any value', () => {
+  it('are left out of the table, and a note under it names them with the reason', async () => {
+    const full = makeFixtureModel();
+    const noLimits = {
+      ...full,
+      users: full.users.map((u) => ({
+        ...u,
+        credit_limit: null,
+        limit_utilization: null,
+        over_80: false,
+        over_100: false,
+      })),
+    };
+    const file = join(scratch, 'no-limits.xlsx');
+    await writeWorkbook(noLimits, file);
+    const users = sheet(readWithOpenpyxl(file), 'Users');
+    const header = users.rows[0]!.map((c) => c.value);
+    for (const column of ['credit_limit', 'limit_utilization', 'over_80', 'over_100']) {
+      expect(header).not.toContain(column);
+    }
+    expect(header).toContain('autonomy');
+    expect(users.tables).toEqual({ tbl_users: `A1:${letter(header.length)}${full.users.length + 1}` });
+    expect(noteUnder(users)).toBe(
+      'Columns left out, as no row has a value in them: credit_limit, limit_utilization, over_80, over_100' +
+        ' (no credit limit is known for any user: the report was built without credit limits).',
+    );
+  });
+
+  it('stay when some row has a value; a flag of a user without a limit is an empty cell', async () => {
+    const file = join(scratch, 'limits-known.xlsx');
+    const model = makeFixtureModel();
+    await writeWorkbook(model, file);
+    const users = sheet(readWithOpenpyxl(file), 'Users');
+    expect(noteUnder(users)).toBeNull();
+    const rows = records(users);
+    const limited = model.users.findIndex((u) => u.credit_limit !== null);
+    const unlimited = model.users.findIndex((u) => u.credit_limit === null);
+    expect(rows[limited]!.credit_limit!.value).toBe(model.users[limited]!.credit_limit);
+    expect(rows[limited]!.over_80!.type).toBe('b');
+    expect(rows[unlimited]!.credit_limit!.value).toBeNull();
+    expect(rows[unlimited]!.over_80!.value).toBeNull();
+  });
+});
+
+describe('sections that compute figures', () => {
+  it('write their sheets only when they have figures; their own month and org id follow the report’s', async () => {
+    const base = makeFixtureModel();
+    const trendRow = {
+      month: '2026-09',
+      partial: false,
+      days: 30,
+      credits: 1200,
+      cost: null,
+      active_users: 3,
+      avg_dau: 2,
+      stickiness: 2 / 3,
+      seats: 4,
+      seat_utilization: 0.75,
+      readiness_score: null,
+      readiness_level: null,
+      autonomy_mean: 1.5,
+    };
+    const rollupRow = { org_id: 'org-eu', organization: 'EU', total: false, cost: null, credits: 7 };
+    const model = {
+      ...base,
+      sections: {
+        trend: { months: [trendRow, { ...trendRow, month: base.period.month }] },
+        rollup: { rows: [rollupRow, { ...rollupRow, org_id: base.organization.id, total: true }] },
+      },
+    } as typeof base;
+    const file = join(scratch, 'trend-rollup.xlsx');
+    await writeWorkbook(model, file);
+    const sheets = readWithOpenpyxl(file);
+    expect(sheets.map((s) => s.name).slice(0, 3)).toEqual(['Summary', 'Organizations', 'Trend']);
+    const header = (name: string) => sheet(sheets, name).rows[0]!.map((c) => c.value);
+    expect(header('Trend').slice(0, 4)).toEqual(['org_id', 'month', 'trend_month', 'partial']);
+    expect(records(sheet(sheets, 'Trend')).map((r) => [r.month!.value, r.trend_month!.value])).toEqual([
+      [base.period.month, '2026-09'],
+      [base.period.month, base.period.month],
+    ]);
+    expect(header('Organizations').slice(0, 4)).toEqual([
+      'org_id',
+      'month',
+      'organization_id',
+      'organization',
+    ]);
+    expect(records(sheet(sheets, 'Organizations')).map((r) => r.organization_id!.value)).toEqual([
+      'org-eu',
+      base.organization.id,
+    ]);
+
+    const without = join(scratch, 'no-trend.xlsx');
+    await writeWorkbook(base, without);
+    const names = readWithOpenpyxl(without).map((s) => s.name);
+    expect(names).not.toContain('Trend');
+    expect(names).not.toContain('Organizations');
+  });
+});
+
 describe('sheets longer than the row limit', () => {
-  it('continue on numbered sheets, each with its own header', async () => {
+  it('continue on numbered sheets, each with its own header and table', async () => {
     const file = join(scratch, 'split.xlsx');
     const model = makeFixtureModel({ users: 25 });
     await writeWorkbook(model, file, { maxRowsPerSheet: 11 });
@@ -209,9 +529,20 @@ describe('sheets longer than the row limit', () => {
     const users = sheets.filter((s) => s.name.startsWith('Users'));
     expect(users.map((s) => s.name)).toEqual(['Users', 'Users (2)', 'Users (3)']);
     expect(users.map((s) => s.maxRow)).toEqual([11, 11, 6]);
-    for (const s of users) expect(s.rows[0]![0]!.value).toBe('user_id');
+    expect(users.map((s) => Object.keys(s.tables))).toEqual([
+      ['tbl_users'],
+      ['tbl_users_2'],
+      ['tbl_users_3'],
+    ]);
+    for (const s of users)
+      expect(s.rows[0]!.slice(0, 3).map((c) => c.value)).toEqual(['org_id', 'month', 'user_id']);
     const ids = users.flatMap((s) => records(s).map((r) => r.user_id!.value));
     expect(ids).toEqual(model.users.map((u) => u.user_id));
+    // The Daily sheet is split too: a formula over its first part would be wrong, so none is written.
+    expect(sheets.map((s) => s.name)).toContain('Daily (3)');
+    const credits = records(sheet(sheets, 'Summary')).find((r) => r.id!.value === 'credits')!;
+    expect(credits.value!.type).toBe('n');
+    expect(credits.value!.value).toBe(model.credits.total);
   });
 });
 
@@ -230,7 +561,9 @@ describe('limits workbook', () => {
     const [limits] = readWithOpenpyxl(file);
     expect(limits!.name).toBe('Limits');
     expect(limits!.rows[0]!.map((c) => c.value)).toEqual(['email', 'name', 'credits_2026-03', 'limit']);
-    expect(limits!.rows[2]![0]!.value).toBe("'=evil()");
+    expect(limits!.rows[2]![0]!.value).toBe('=evil()'); // as it is, inert by its style
+    expect(limits!.rows[2]![0]!.quotePrefix).toBe(true);
+    expect(limits!.rows[2]![1]!.value).toBeNull(); // no name: an empty cell
     expect(limits!.rows[1]![3]!.value).toBeNull();
 
     // Finance fills in limits: a number, a text, a formula, and leaves one empty.
@@ -244,7 +577,7 @@ describe('limits workbook', () => {
 
     expect(await readLimitsWorkbook(file)).toEqual([
       { row: 2, email: 'a@example.com', limit: 5000 },
-      { row: 3, email: "'=evil()", limit: 'lots' },
+      { row: 3, email: '=evil()', limit: 'lots' },
       { row: 4, email: 'c@example.com', limit: 100 },
     ]);
   });
@@ -259,7 +592,7 @@ describe('limits workbook', () => {
 });
 
 describe('a model without data', () => {
-  it('writes every sheet with its header and empty cells for missing figures', async () => {
+  it('writes every sheet with its header and table, and empty cells for missing figures', async () => {
     const full = makeFixtureModel();
     const empty = {
       ...full,
@@ -275,7 +608,13 @@ describe('a model without data', () => {
     await writeWorkbook(empty, file);
     const sheets = readWithOpenpyxl(file);
     expect(sheets.map((s) => s.name)).toEqual(SHEETS);
-    expect(sheet(sheets, 'Daily').maxRow).toBe(1);
+    const daily = sheet(sheets, 'Daily');
+    expect(daily.maxRow).toBe(1);
+    // An empty table keeps all its columns and spans one empty row, as a new table in Excel does.
+    expect(daily.rows[0]!.length).toBe(29);
+    expect(daily.tables).toEqual({ tbl_daily: 'A1:AC2' });
+    expect(records(daily)).toEqual([]);
+    expect(noteUnder(daily)).toBeNull();
     const summary = records(sheet(sheets, 'Summary'));
     expect(summary.every((r) => r.value!.result === null && r.value!.type !== 'f')).toBe(true);
   });

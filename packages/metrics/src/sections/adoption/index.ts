@@ -1,21 +1,36 @@
 /**
- * Adoption: active users, DAU, WAU and trailing MAU, and DAU by client; the workbook's Users and
- * Dormant seats sheets; the check for client types the API specification does not list.
+ * Adoption: active users, DAU, WAU and trailing MAU, and DAU by client; the workbook's Users, User
+ * languages and Dormant seats sheets; the check for client types the API specification does not list.
  */
 import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { costColumn, field } from '../../internal/sheet-columns.ts';
 import { clientDau } from '../../internal/transforms/clients.ts';
 import { unknownClients } from '../../internal/transforms/schema-drift.ts';
+import { listSheet } from '../../list-sheet.ts';
 import type { DataQualityFinding, ReportModel, UserMonthRow } from '../../model.ts';
 import type { SheetColumn } from '../../section.ts';
 import { builtinSection } from '../builtin.ts';
 
-/** Columns of the `Users` sheet (per-user month totals). */
+/** The columns that identify a user, on the `Users` sheet and on the sheet of their languages. */
+const USER_KEY: SheetColumn<UserMonthRow>[] = [field('user_id', 'text'), field('email', 'text')];
+
+const NO_LIMITS = 'no credit limit is known for any user: the report was built without credit limits';
+
+/** A flag of the user's limit: empty for a user without a limit, for whom it is not applicable. */
+function limitFlag(key: 'over_80' | 'over_100'): SheetColumn<UserMonthRow> {
+  return {
+    header: key,
+    kind: 'boolean',
+    value: (u) => (u.credit_limit === null ? null : u[key]),
+    emptyReason: NO_LIMITS,
+  };
+}
+
+/** Columns of the `Users` sheet (per-user month totals; the languages are on `User languages`). */
 function userColumns(model: ReportModel): SheetColumn<UserMonthRow>[] {
   return [
-    field('user_id', 'text'),
-    field('email', 'text'),
+    ...USER_KEY,
     field('active_days', 'integer'),
     field('credits', 'integer'),
     ...costColumn<UserMonthRow>(model, (u) => u.credits),
@@ -35,13 +50,24 @@ function userColumns(model: ReportModel): SheetColumn<UserMonthRow>[] {
     field('primary_model_tier', 'text'),
     field('primary_delegation', 'text'),
     field('autonomy', 'decimal'),
-    { header: 'languages', kind: 'text', value: (u) => u.languages.join(', ') },
-    field('credit_limit', 'integer'),
-    field('limit_utilization', 'share'),
-    field('over_80', 'boolean'),
-    field('over_100', 'boolean'),
+    { ...field<UserMonthRow, 'credit_limit'>('credit_limit', 'integer'), emptyReason: NO_LIMITS },
+    { ...field<UserMonthRow, 'limit_utilization'>('limit_utilization', 'share'), emptyReason: NO_LIMITS },
+    limitFlag('over_80'),
+    limitFlag('over_100'),
   ];
 }
+
+/** The `User languages` sheet: one row per user and language, most days first (rank 1). */
+const userLanguages = listSheet({
+  name: 'User languages',
+  rows: (model) => model.users,
+  key: USER_KEY,
+  items: (user) => user.languages.map((language, i) => ({ rank: i + 1, language })),
+  columns: [
+    { header: 'rank', kind: 'level', value: (l) => l.rank },
+    { header: 'language', kind: 'text', value: (l) => l.language },
+  ],
+});
 
 /** A dormant seat as the model lists it. */
 type DormantSeat = ReportModel['seats']['dormant_users'][number];
@@ -82,6 +108,7 @@ export const adoption = builtinSection('clients', {
   partial: { file: fileURLToPath(new URL('./adoption.hbs', import.meta.url)) },
   sheets: [
     { name: 'Users', columns: userColumns, rows: (model) => model.users },
+    userLanguages,
     { name: 'Dormant seats', columns: dormantSeatColumns, rows: (model) => model.seats.dormant_users },
   ],
 });

@@ -1,13 +1,28 @@
 /**
  * Data quality: every section's findings in section order; the checks of the fetch as a whole (row
  * fields the API specification does not document, rows the fetch excluded or flagged, a redirect to
- * another host); the workbook's Data quality sheet.
+ * another host); the workbook's Data quality and Data quality details sheets.
  */
 import { fileURLToPath } from 'node:url';
+import { field } from '../../internal/sheet-columns.ts';
 import { redirectFinding, rowCheckFindings } from '../../internal/transforms/row-checks.ts';
 import { manifestUnknownFields, unknownFields } from '../../internal/transforms/schema-drift.ts';
+import { listSheet } from '../../list-sheet.ts';
 import type { DataQualityFinding } from '../../model.ts';
 import { defineSection } from '../../section.ts';
+
+/**
+ * The `Data quality details` sheet: one row per item behind a finding (a day, a name, a report),
+ * keyed by the finding's kind; an item that is an object is its JSON.
+ */
+const findingDetails = listSheet({
+  name: 'Data quality details',
+  rows: (model) => model.dataQuality,
+  key: [field<DataQualityFinding, 'kind'>('kind', 'text')],
+  items: (finding) =>
+    (finding.details ?? []).map((d) => ({ detail: typeof d === 'string' ? d : JSON.stringify(d) })),
+  columns: [{ header: 'detail', kind: 'text', value: (d) => d.detail }],
+});
 
 export const dataQuality = defineSection({
   id: 'data-quality',
@@ -38,14 +53,9 @@ export const dataQuality = defineSection({
         { header: 'kind', kind: 'text', value: (f: DataQualityFinding) => f.kind },
         { header: 'message', kind: 'text', value: (f: DataQualityFinding) => f.message },
         { header: 'count', kind: 'integer', value: (f: DataQualityFinding) => f.count ?? null },
-        {
-          header: 'details',
-          kind: 'text',
-          value: (f: DataQualityFinding) =>
-            (f.details ?? []).map((d) => (typeof d === 'string' ? d : JSON.stringify(d))).join('; '),
-        },
       ],
       rows: (model) => model.dataQuality,
     },
+    findingDetails,
   ],
 });

@@ -98,7 +98,8 @@ export const rollup = defineSection<RollupSection | null>({
     {
       name: 'Organizations',
       columns: (model) => [
-        field<RollupRow, 'org_id'>('org_id', 'text'),
+        // `org_id` is the rollup's own id on every workbook row (it stacks); this is the row's.
+        field<RollupRow, 'org_id'>('org_id', 'text', 'organization_id'),
         field('organization', 'text'),
         field('total', 'boolean'),
         field('credits', 'integer'),

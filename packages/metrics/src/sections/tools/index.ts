@@ -1,6 +1,7 @@
 /**
  * Tools, MCP servers, skills, slash commands and hooks: the top lists with their shares; the
- * workbook's Models and Tools sheets; the checks of merged MCP spellings and unparseable tool names.
+ * workbook's Models, Tools and MCP spellings sheets; the checks of merged MCP spellings and
+ * unparseable tool names.
  */
 import { fileURLToPath } from 'node:url';
 import { type Run, runOf } from '../../internal/run.ts';
@@ -12,7 +13,14 @@ import {
   skillsAndCommands,
   topTools,
 } from '../../internal/transforms/tools.ts';
-import type { DataQualityFinding, ModelCreditsRow, ReportModel } from '../../model.ts';
+import { listSheet } from '../../list-sheet.ts';
+import type {
+  DataQualityFinding,
+  McpServerRow,
+  ModelCreditsRow,
+  NamedCount,
+  ReportModel,
+} from '../../model.ts';
 import type { SheetColumn } from '../../section.ts';
 import { builtinSection } from '../builtin.ts';
 
@@ -32,11 +40,15 @@ function modelColumns(model: ReportModel): SheetColumn<ModelCreditsRow>[] {
   ];
 }
 
-/** One row of the `Tools` sheet: tools, MCP servers, skills, slash commands and hooks in one list. */
+/**
+ * One row of the `Tools` sheet: tools, MCP servers, skills, slash commands and hooks in one list; a
+ * hook's row is one matcher and command of its event (the MCP servers' spellings have their sheet).
+ */
 interface ToolSheetRow {
   category: string;
   name: string;
-  detail: string | null;
+  matcher: string | null;
+  command: string | null;
   count: number;
   share: number | null;
 }
@@ -45,47 +57,51 @@ function toolColumns(): SheetColumn<ToolSheetRow>[] {
   return [
     field('category', 'text'),
     field('name', 'text'),
-    field('detail', 'text'),
+    field('matcher', 'text'),
+    field('command', 'text'),
     field('count', 'integer'),
     field('share', 'share'),
   ];
 }
 
+/** The `MCP spellings` sheet: one row per merged MCP server and spelling seen, most frequent first. */
+const mcpSpellings = listSheet({
+  name: 'MCP spellings',
+  rows: (model) => model.tools.mcpServers,
+  key: [field<McpServerRow, 'name'>('name', 'text', 'server')],
+  items: (server) => server.spellings,
+  columns: [
+    { header: 'spelling', kind: 'text', value: (s) => s.name },
+    { header: 'count', kind: 'integer', value: (s) => s.count },
+  ],
+});
+
 function toolRows(model: ReportModel): ToolSheetRow[] {
   const t = model.tools;
+  const named = (category: string, x: NamedCount): ToolSheetRow => ({
+    category,
+    name: x.name,
+    matcher: null,
+    command: null,
+    count: x.count,
+    share: x.share,
+  });
   return [
-    ...t.top.map((x) => ({ category: 'tool', name: x.name, detail: null, count: x.count, share: x.share })),
-    ...t.mcpServers.map((x) => ({
-      category: 'mcp_server',
-      name: x.name,
-      detail: x.spellings.map((s) => `${s.name} (${s.count})`).join(', '),
-      count: x.count,
-      share: x.share,
-    })),
-    ...t.skills.map((x) => ({
-      category: 'skill',
-      name: x.name,
-      detail: null,
-      count: x.count,
-      share: x.share,
-    })),
-    ...t.slashCommands.map((x) => ({
-      category: 'slash_command',
-      name: x.name,
-      detail: null,
-      count: x.count,
-      share: x.share,
-    })),
+    ...t.top.map((x) => named('tool', x)),
+    ...t.mcpServers.map((x) => named('mcp_server', x)),
+    ...t.skills.map((x) => named('skill', x)),
+    ...t.slashCommands.map((x) => named('slash_command', x)),
     ...t.hooks.flatMap((h) =>
       h.commands.length
         ? h.commands.map((c) => ({
             category: 'hook',
             name: h.event,
-            detail: [c.matcher, c.command].filter((v) => v !== null).join(' → ') || null,
+            matcher: c.matcher,
+            command: c.command,
             count: c.count,
             share: model.tools.hooksTotal > 0 ? c.count / model.tools.hooksTotal : null,
           }))
-        : [{ category: 'hook', name: h.event, detail: null, count: h.count, share: h.share }],
+        : [named('hook', { name: h.event, count: h.count, share: h.share })],
     ),
   ];
 }
@@ -127,5 +143,6 @@ export const tools = builtinSection('tools', {
   sheets: [
     { name: 'Models', columns: modelColumns, rows: (model) => model.credits.byModel },
     { name: 'Tools', columns: toolColumns, rows: toolRows },
+    mcpSpellings,
   ],
 });

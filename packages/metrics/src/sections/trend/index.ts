@@ -114,7 +114,8 @@ export const trend = defineSection<TrendSection | null>({
     {
       name: 'Trend',
       columns: (model) => [
-        field<TrendRow, 'month'>('month', 'text'),
+        // `month` is the report's month on every workbook row (it stacks); this is the row's.
+        field<TrendRow, 'month'>('month', 'text', 'trend_month'),
         field('partial', 'boolean'),
         field('days', 'integer'),
         field('credits', 'integer'),
