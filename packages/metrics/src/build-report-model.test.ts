@@ -213,10 +213,19 @@ describe('active users, stickiness, seats and limits', () => {
   });
 
   it('counts seats existing on the last day, their utilization and dormant seats', () => {
-    expect(model.seats).toMatchObject({ seats: 3, active_users: 2, dormant: 1 });
+    expect(model.seats).toMatchObject({ seats: 3, active_users: 2, dormant: 1, reclaim_candidates: 1 });
     expect(model.seats.utilization).toBeCloseTo(2 / 3, 12);
+    // c has rows but no activity in any fetched day: dormant, and a candidate to reclaim.
     expect(model.seats.dormant_users).toEqual([
-      { id: 'c', email: 'c@example.test', name: 'Cy', created_at: null },
+      {
+        id: 'c',
+        email: 'c@example.test',
+        name: 'Cy',
+        created_at: null,
+        last_active: null,
+        last_sign_in: null,
+        reclaim: true,
+      },
     ]);
   });
 

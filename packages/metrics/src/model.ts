@@ -462,6 +462,20 @@ export interface ControlsSection {
   security: SecurityChangeRow[];
 }
 
+/** A seat without activity in the period. */
+export interface DormantSeat {
+  id: string;
+  email: string | null;
+  name: string | null;
+  created_at: string | null;
+  /** The user's last day with activity in the fetched days (the period and the month before); null: none. */
+  last_active: string | null;
+  /** The user's last sign-in as the API gives it; null when it does not. */
+  last_sign_in: string | null;
+  /** No activity in the previous month either (or in any fetched day): a candidate to reclaim. */
+  reclaim: boolean;
+}
+
 export interface SeatsSection {
   /** Organization users that existed on the period's last day. */
   seats: number;
@@ -470,9 +484,11 @@ export interface SeatsSection {
   utilization: number | null;
   /** Seats with no activity in the period. */
   dormant: number;
+  /** Dormant seats also without activity in the month before: candidates to reclaim. */
+  reclaim_candidates: number;
   /** The dormant seats, by e-mail (or id when no e-mail), sorted. */
   /** The dormant seats by e-mail (then id), with the name and creation instant when the API gave them. */
-  dormant_users: Array<{ id: string; email: string | null; name: string | null; created_at: string | null }>;
+  dormant_users: DormantSeat[];
 }
 
 /** Summary of the local hook log's events in the period. */

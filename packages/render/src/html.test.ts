@@ -130,6 +130,9 @@ describe('renderHtml', () => {
       email: `dormant${String(i).padStart(2, '0')}@example.com`,
       name: `Dormant ${i}`,
       created_at: '2026-02-03T10:00:00Z',
+      last_active: null,
+      last_sign_in: null,
+      reclaim: true,
     }));
     many.seats.dormant = 30;
     const section = text(await renderHtml(many, { embedFonts: false }));
@@ -193,7 +196,14 @@ describe('a model without data', () => {
         unmapped_criteria: [],
       },
       controls: { changes: [], current_revision: null, security: [] },
-      seats: { seats: 0, active_users: 0, utilization: null, dormant: 0, dormant_users: [] },
+      seats: {
+        seats: 0,
+        active_users: 0,
+        utilization: null,
+        dormant: 0,
+        reclaim_candidates: 0,
+        dormant_users: [],
+      },
     };
     const html = await renderHtml(empty, { embedFonts: false });
     const visible = text(html);

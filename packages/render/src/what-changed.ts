@@ -11,7 +11,7 @@ const plural = (n: number, one: string, many = `${one}s`) =>
 function sentence(fact: ChangeFact): string {
   switch (fact.kind) {
     case 'security':
-      return `${plural(fact.changes, 'security-relevant enterprise-control change')} this month (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
+      return `${plural(fact.changes, 'security-relevant enterprise setting')} changed this month (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';

@@ -37,6 +37,37 @@ import { userWeekLevels } from './transforms/user-week-levels.ts';
 import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
 import { whatChanged } from './transforms/what-changed.ts';
 
+/**
+ * A user's last day with activity in the snapshot, found by id or e-mail (any case); null when
+ * none. The lookups are built once per encoding.
+ */
+const lastActiveLookups = new WeakMap<
+  UserDayData,
+  (user: { id: string; email?: string | null }) => string | null
+>();
+function lastActiveOf(data: UserDayData): (user: { id: string; email?: string | null }) => string | null {
+  const known = lastActiveLookups.get(data);
+  if (known) return known;
+  const byId = new Map<string, number>();
+  const byEmail = new Map<string, number>();
+  data.userIds.forEach((id, uid) => {
+    const day = data.lastActiveDay[uid] ?? Number.NEGATIVE_INFINITY;
+    if (day === Number.NEGATIVE_INFINITY) return;
+    byId.set(id, day);
+    const email = data.emails[uid]?.toLowerCase();
+    if (email) byEmail.set(email, Math.max(day, byEmail.get(email) ?? day));
+  });
+  const lookup = (user: { id: string; email?: string | null }) => {
+    const day = Math.max(
+      byId.get(user.id) ?? Number.NEGATIVE_INFINITY,
+      (user.email && byEmail.get(user.email.toLowerCase())) || Number.NEGATIVE_INFINITY,
+    );
+    return day === Number.NEGATIVE_INFINITY ? null : new Date(day * 86_400_000).toISOString().slice(0, 10);
+  };
+  lastActiveLookups.set(data, lookup);
+  return lookup;
+}
+
 /** What one span's figures come to (the period's, or the comparison period's). */
 export interface SpanSummary {
   values: FigureValues;
@@ -161,7 +192,7 @@ function spanFigures(
     .filter((d: Row) => d.user_messages > 0)
     .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
   const stats = autonomyStatsAt(autonomyStats(ratios), 0);
-  const seats = seatStats(snapshot.orgUsers, span.end, who.ids, who.emails, activeUsers);
+  const seats = seatStats(snapshot.orgUsers, span.end, who.ids, who.emails, activeUsers, lastActiveOf(data));
   const { repos, ...org } = readinessAt(snapshot.readiness, span.end, mapping);
   return {
     autonomyUsers: stats.users,
@@ -351,7 +382,7 @@ function whatChangedOf(
     activeIds: current.active.ids,
     previousActiveIds: previous?.active.ids ?? null,
     seats: current.seats,
-    reclaimCandidates: current.seats.dormant_users.filter((u) => !wasActive(u)).length,
+    reclaimCandidates: current.seats.reclaim_candidates,
     controls,
     readiness: { level: level('value'), previousLevel: level('previous'), repos: current.repos.length },
   });

@@ -593,14 +593,26 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
       active_users: userCount,
       utilization: round(userCount / seats, 6),
       dormant: 2,
+      reclaim_candidates: 1,
       dormant_users: [
         {
           id: 'u-dormant-1',
           email: hostile ? h.sum : 'dormant1@example.com',
           name: hostile ? h.script : 'Dora Mant',
           created_at: '2026-01-20T09:30:00.000Z',
+          last_active: '2026-02-17',
+          last_sign_in: '2026-02-18T08:00:00.000Z',
+          reclaim: false,
         },
-        { id: 'u-dormant-2', email: null, name: null, created_at: null },
+        {
+          id: 'u-dormant-2',
+          email: null,
+          name: null,
+          created_at: null,
+          last_active: null,
+          last_sign_in: null,
+          reclaim: true,
+        },
       ],
     },
     hookEvents: {

@@ -95,7 +95,10 @@ export function reportView(raw: ReportModel): ReportView {
     limitsGiven: model.users.some((u) => u.credit_limit !== null),
     flaggedUsers: flagged.slice(0, MAX_LISTED_USERS),
     moreFlaggedUsers: Math.max(0, flagged.length - MAX_LISTED_USERS),
-    dormantUsers: model.seats.dormant_users.slice(0, MAX_LISTED_USERS),
+    // Reclaim candidates first: the list a manager acts on.
+    dormantUsers: [...model.seats.dormant_users]
+      .sort((a, b) => Number(b.reclaim) - Number(a.reclaim))
+      .slice(0, MAX_LISTED_USERS),
     moreDormantUsers: Math.max(0, model.seats.dormant_users.length - MAX_LISTED_USERS),
     pricing: model.pricing,
     showReadinessRule: !model.definitions.some((d) => d.text === model.readiness.rule),

@@ -338,9 +338,24 @@ describe('writeWorkbook read back by openpyxl', () => {
     ]);
   });
 
-  it('lists every dormant seat with e-mail, name and creation instant', () => {
+  it('lists every dormant seat with e-mail, name, creation instant, last activity and sign-in, and whether to reclaim it', () => {
     const dormant = records(sheet(sheets, 'Dormant seats'));
-    expect(Object.keys(dormant[0]!)).toEqual(['org_id', 'month', 'user_id', 'email', 'name', 'created_at']);
+    expect(Object.keys(dormant[0]!)).toEqual([
+      'org_id',
+      'month',
+      'user_id',
+      'email',
+      'name',
+      'created_at',
+      'last_active',
+      'last_sign_in',
+      'reclaim',
+    ]);
+    expect(dormant[0]!.last_active!.isDate).toBe(true);
+    expect(dormant[0]!.last_active!.value).toBe('2026-02-17T00:00:00');
+    expect(dormant[0]!.reclaim!.value).toBe(false);
+    expect(dormant[1]!.reclaim!.value).toBe(true);
+    expect(dormant[1]!.last_active!.value).toBeNull();
     expect(dormant).toHaveLength(model.seats.dormant_users.length);
     expect(dormant[0]!.email!.value).toBe(HOSTILE_STRINGS.sum); // as it is, inert by its style
     expect(dormant[0]!.email!.quotePrefix).toBe(true);

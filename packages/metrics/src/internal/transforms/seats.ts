@@ -3,7 +3,7 @@
  * dormant ones.
  */
 import type { OrgUser } from '@orgreport/api-core';
-import type { SeatsSection } from '../../model.ts';
+import type { DormantSeat, SeatsSection } from '../../model.ts';
 import { endOfDayMs } from './span.ts';
 
 /** First and last name joined, null when the user has neither. */
@@ -31,7 +31,7 @@ export function seatsAt(orgUsers: readonly OrgUser[], day: string): OrgUser[] {
  * belongs to an active user of the span.
  *
  * @example
- * seatStats(orgUsers, '2026-03-31', new Set(['u-1']), new Set(['a@x.test']), 1)
+ * seatStats(orgUsers, '2026-03-31', new Set(['u-1']), new Set(['a@x.test']), 1, lastActiveOf)
  */
 export function seatStats(
   orgUsers: readonly OrgUser[],
@@ -39,17 +39,30 @@ export function seatStats(
   activeIds: ReadonlySet<string>,
   activeEmails: ReadonlySet<string>,
   activeUsers: number,
+  lastActive: (user: OrgUser) => string | null = () => null,
 ): SeatsSection {
   const seats = seatsAt(orgUsers, day);
-  const dormant = seats
+  const dormant: DormantSeat[] = seats
     .filter((u) => !activeIds.has(u.id) && !(u.email && activeEmails.has(u.email.toLowerCase())))
-    .map((u) => ({ id: u.id, email: u.email ?? null, name: displayName(u), created_at: u.createdAt ?? null }))
+    .map((u) => {
+      const last = lastActive(u);
+      return {
+        id: u.id,
+        email: u.email ?? null,
+        name: displayName(u),
+        created_at: u.createdAt ?? null,
+        last_active: last,
+        last_sign_in: u.lastSignInAt ?? null,
+        reclaim: last === null,
+      };
+    })
     .sort((a, b) => ((a.email ?? a.id) < (b.email ?? b.id) ? -1 : 1));
   return {
     seats: seats.length,
     active_users: activeUsers,
     utilization: seats.length > 0 ? activeUsers / seats.length : null,
     dormant: dormant.length,
+    reclaim_candidates: dormant.filter((d) => d.reclaim).length,
     dormant_users: dormant,
   };
 }

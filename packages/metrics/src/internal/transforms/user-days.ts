@@ -22,6 +22,8 @@ export interface UserDayData {
   userIds: string[];
   /** Latest non-null e-mail of each user in the snapshot (by uid). */
   emails: Array<string | null>;
+  /** Each user's last day with activity in the snapshot, as an epoch day (by uid; -Infinity: none). */
+  lastActiveDay: number[];
   levels: Array<string | null>;
   models: Array<string | null>;
   /** Model tier seen with each model (the first non-null one). */
@@ -77,6 +79,7 @@ export function encodeUserDays(columns: UserDayColumns): UserDayData {
   const dayCodes = new Map<string, number>();
   const emails: Array<string | null> = [];
   const emailDay: number[] = [];
+  const lastActiveDay: number[] = [];
   const modelTiers: Array<string | null> = [];
   const c = columns;
   for (let i = 0; i < n; i++) {
@@ -102,6 +105,8 @@ export function encodeUserDays(columns: UserDayColumns): UserDayData {
     if (setLists.length <= s) setLists.push([...new Set(langs)]);
     lng[i] = s;
     active[i] = (c.tool_calls[i] ?? 0) > 0 || (c.messages[i] ?? 0) > 0 || (c.sessions[i] ?? 0) > 0 ? 1 : 0;
+    while (lastActiveDay.length <= u) lastActiveDay.push(Number.NEGATIVE_INFINITY);
+    if (active[i] === 1 && d > (lastActiveDay[u] as number)) lastActiveDay[u] = d;
     const email = c.user_email[i] ?? null;
     if (u >= emails.length) {
       emails.push(email);
@@ -118,6 +123,7 @@ export function encodeUserDays(columns: UserDayColumns): UserDayData {
     table,
     userIds: users.values,
     emails,
+    lastActiveDay,
     levels: levels.values,
     models: models.values,
     modelTiers,

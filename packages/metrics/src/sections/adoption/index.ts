@@ -8,7 +8,7 @@ import { costColumn, field } from '../../internal/sheet-columns.ts';
 import { clientDau } from '../../internal/transforms/clients.ts';
 import { unknownClients } from '../../internal/transforms/schema-drift.ts';
 import { listSheet } from '../../list-sheet.ts';
-import type { DataQualityFinding, ReportModel, UserMonthRow } from '../../model.ts';
+import type { DataQualityFinding, DormantSeat, ReportModel, UserMonthRow } from '../../model.ts';
 import type { SheetColumn } from '../../section.ts';
 import { builtinSection } from '../builtin.ts';
 
@@ -70,15 +70,17 @@ const userLanguages = listSheet({
 });
 
 /** A dormant seat as the model lists it. */
-type DormantSeat = ReportModel['seats']['dormant_users'][number];
 
-/** Columns of the `Dormant seats` sheet (every seat without activity in the period). */
+/** Columns of the `Dormant seats` sheet (every seat without activity in the period, reclaim candidates flagged). */
 function dormantSeatColumns(): SheetColumn<DormantSeat>[] {
   return [
     field('id', 'text', 'user_id'),
     field('email', 'text'),
     field('name', 'text'),
     field('created_at', 'datetime'),
+    field('last_active', 'date'),
+    field('last_sign_in', 'datetime'),
+    field('reclaim', 'boolean'),
   ];
 }
 
