@@ -75,9 +75,11 @@ async function sumMonth(
   ]);
   const credits = tokens ? await engine.rows(`SELECT sum(billable_tokens) AS v FROM ${tokens}`) : [];
   const dau = activity ? await engine.rows(`SELECT avg(daily_active_users) AS v FROM ${activity}`) : [];
+  // The mean is taken in user order: the same rows always give the same last bit, however the
+  // engine's threads split the work.
   const users = userDays
     ? await engine.rows(
-        `SELECT count(*) FILTER (WHERE active) AS active_users, avg(tool_calls / user_messages) FILTER (WHERE user_messages > 0) AS autonomy_mean
+        `SELECT count(*) FILTER (WHERE active) AS active_users, avg(tool_calls / user_messages ORDER BY user_id) FILTER (WHERE user_messages > 0) AS autonomy_mean
          FROM (SELECT user_id, bool_or(tool_calls > 0 OR messages > 0 OR sessions > 0) AS active, sum(tool_calls) AS tool_calls, sum(user_messages) AS user_messages
                FROM ${userDays} GROUP BY user_id)`,
       )
