@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as echarts from 'echarts';
 import { shortText } from './display-text.ts';
+import { formatValue } from './format.ts';
 
 /** Pixel size of a chart. */
 export interface ChartSize {
@@ -18,8 +19,59 @@ export const CHART_COLORS = ['#1f4e79', '#2e86c1', '#48c9b0', '#f5b041', '#dc763
 // Noto Color Emoji is a local system font: emoji in labels render without loading anything.
 const FONT_FAMILY = 'Noto Sans, sans-serif, Noto Color Emoji';
 
+/** What a chart says in words: its title (the SVG's accessible name) and its data as a table. */
+export interface ChartText {
+  title: string;
+  head: ReadonlyArray<string>;
+  rows: ReadonlyArray<ReadonlyArray<string>>;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The chart with its text alternative: the SVG is an image named by the title (`role="img"`,
+ * `aria-label`, `<title>`), followed by its data as a table in a closed `<details>` (left out of
+ * print by the style sheet, so the PDF keeps its look).
+ */
+export function withTextAlternative(svg: string, text: ChartText): string {
+  const title = escapeHtml(text.title);
+  const named = svg.replace(
+    /^<svg\b([^>]*)>/,
+    `<svg$1 role="img" aria-label="${title}"><title>${title}</title>`,
+  );
+  const head = text.head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const rows = text.rows
+    .map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`)
+    .join('');
+  return `${named}<details class="chart-data"><summary>${title}: the data</summary><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
+/** A value of a chart's table: a share as a percentage, any other number in full. */
+function cell(value: number | null | undefined, percent = false): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  return percent
+    ? formatValue(value, 'share')
+    : formatValue(value, Number.isInteger(value) ? 'integer' : 'decimal');
+}
+
+/** The table of a chart over categories: one row per category, one column per series. */
+function seriesTable(
+  title: string | undefined,
+  categories: ReadonlyArray<string>,
+  series: ReadonlyArray<ChartSeries>,
+  percent = false,
+): ChartText | undefined {
+  if (!title) return undefined;
+  return {
+    title,
+    head: ['', ...series.map((s) => s.name)],
+    rows: categories.map((c, i) => [c, ...series.map((s) => cell(s.values[i], percent))]),
+  };
+}
+
 /** Renders an ECharts option to an SVG string (animation off, report palette and font). */
-export function renderChartSvg(option: echarts.EChartsOption, size: ChartSize): string {
+export function renderChartSvg(option: echarts.EChartsOption, size: ChartSize, text?: ChartText): string {
   const chart = echarts.init(null, null, {
     renderer: 'svg',
     ssr: true,
@@ -33,7 +85,8 @@ export function renderChartSvg(option: echarts.EChartsOption, size: ChartSize): 
       textStyle: { fontFamily: FONT_FAMILY, fontSize: 11 },
       ...option,
     });
-    return stableIds(chart.renderToSVGString());
+    const svg = stableIds(chart.renderToSVGString());
+    return text ? withTextAlternative(svg, text) : svg;
   } finally {
     chart.dispose();
   }
@@ -76,6 +129,8 @@ export interface SeriesChartOptions extends Partial<ChartSize> {
   stacked?: boolean;
   /** Y axis shows fractions as percentages. */
   percent?: boolean;
+  /** The chart's title: its accessible name, and the caption of its data table. */
+  title?: string;
 }
 
 const percentAxisLabel = (v: number) => `${Math.round(v * 100)}%`;
@@ -140,6 +195,7 @@ export function barChart(
       })),
     },
     { width: options.width ?? 680, height: options.height ?? 240 },
+    seriesTable(options.title, categories, series, options.percent),
   );
 }
 
@@ -173,13 +229,14 @@ export function lineChart(
       })),
     },
     { width: options.width ?? 680, height: options.height ?? 240 },
+    seriesTable(options.title, categories, series, options.percent),
   );
 }
 
 /** A horizontal bar chart of labelled values (top lists), largest first as given. */
 export function rankingChart(
   items: ReadonlyArray<{ label: string; value: number }>,
-  options: Partial<ChartSize> = {},
+  options: Partial<ChartSize> & { title?: string } = {},
 ): string {
   const reversed = [...items].reverse();
   const height = options.height ?? Math.max(120, 28 + items.length * 22);
@@ -196,6 +253,9 @@ export function rankingChart(
       series: [{ type: 'bar', data: reversed.map((i) => i.value), label: { show: false } }],
     },
     { width: options.width ?? 680, height },
+    options.title
+      ? { title: options.title, head: ['', 'value'], rows: items.map((i) => [i.label, cell(i.value)]) }
+      : undefined,
   );
 }
 
@@ -203,7 +263,7 @@ export function rankingChart(
 export function shareChart(
   rows: ReadonlyArray<string>,
   series: ReadonlyArray<ChartSeries>,
-  options: Partial<ChartSize> = {},
+  options: Partial<ChartSize> & { title?: string } = {},
 ): string {
   return renderChartSvg(
     {
@@ -219,6 +279,7 @@ export function shareChart(
       })),
     },
     { width: options.width ?? 680, height: options.height ?? Math.max(120, 60 + rows.length * 24) },
+    seriesTable(options.title, rows, series, true),
   );
 }
 

@@ -1,8 +1,11 @@
 /**
  * The report's fonts as `@font-face` rules with data: URLs, built from the system's Noto files at
- * render time, so the page loads nothing and the PDF embeds the fonts.
+ * render time, so the page loads nothing and the PDF embeds the fonts. Each font is cut down to the
+ * characters the document uses (harfbuzz, through subset-font) and sent as WOFF2: the same glyphs,
+ * a tenth of the bytes.
  */
 import { readFileSync } from 'node:fs';
+import subsetFont from 'subset-font';
 
 /** One font file to embed under a family name, weight and style. */
 export interface FontFace {
@@ -20,30 +23,51 @@ export const DEFAULT_FONT_FACES: ReadonlyArray<FontFace> = [
   { family: 'Report Sans', file: `${NOTO_DIR}/NotoSans-Bold.ttf`, weight: 700, style: 'normal' },
 ];
 
-const cache = new Map<string, string>();
+const files = new Map<string, Buffer | null>();
 
-function dataUrl(file: string): string | null {
-  let url = cache.get(file);
-  if (url === undefined) {
+/** The font file's bytes; null when it is missing (the style sheet then falls back to a system font). */
+function fontFile(path: string): Buffer | null {
+  if (!files.has(path)) {
     try {
-      url = `data:font/ttf;base64,${readFileSync(file).toString('base64')}`;
+      files.set(path, readFileSync(path));
     } catch {
-      // A missing font file falls back to the system font named in the style sheet.
-      url = '';
+      files.set(path, null);
     }
-    cache.set(file, url);
   }
-  return url || null;
+  return files.get(path) ?? null;
 }
 
-/** CSS `@font-face` rules embedding the given faces (faces whose file is missing are left out). */
-export function fontFaceCss(faces: ReadonlyArray<FontFace> = DEFAULT_FONT_FACES): string {
-  return faces
-    .map((face) => {
-      const url = dataUrl(face.file);
-      if (!url) return '';
-      return `@font-face { font-family: '${face.family}'; src: url(${url}) format('truetype'); font-weight: ${face.weight}; font-style: ${face.style}; }`;
-    })
-    .filter(Boolean)
-    .join('\n');
+/** Every printable ASCII character: what escaped markup and numbers may always need. */
+const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+
+/** The distinct characters of `text` plus printable ASCII, sorted (the same text gives the same subset). */
+export function glyphsOf(text: string): string {
+  return [...new Set([...ASCII, ...text])].sort().join('');
+}
+
+function rule(face: FontFace, mime: string, format: string, bytes: Buffer): string {
+  return `@font-face { font-family: '${face.family}'; src: url(data:${mime};base64,${bytes.toString('base64')}) format('${format}'); font-weight: ${face.weight}; font-style: ${face.style}; }`;
+}
+
+/**
+ * CSS `@font-face` rules embedding the faces cut down to the characters of `text` (faces whose file
+ * is missing are left out; a face that cannot be cut is embedded whole).
+ */
+export async function fontFaceCss(
+  text: string,
+  faces: ReadonlyArray<FontFace> = DEFAULT_FONT_FACES,
+): Promise<string> {
+  const glyphs = glyphsOf(text);
+  const rules = await Promise.all(
+    faces.map(async (face) => {
+      const bytes = fontFile(face.file);
+      if (!bytes) return '';
+      try {
+        return rule(face, 'font/woff2', 'woff2', await subsetFont(bytes, glyphs, { targetFormat: 'woff2' }));
+      } catch {
+        return rule(face, 'font/ttf', 'truetype', bytes);
+      }
+    }),
+  );
+  return rules.filter(Boolean).join('\n');
 }

@@ -38,14 +38,22 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
     if (s.compute && data === null) return [];
     return [{ partial: s.id, context: { ...view, section: data, title: s.title } }];
   });
+  const embed = options.embedFonts !== false;
   const hb = createReportEnvironment({
     // Chart labels come from the same display-safe model as the text (bidi controls stripped).
     charts: reportCharts(view.model),
-    fontFaces: options.embedFonts === false ? '' : fontFaceCss(),
+    // The fonts are cut to the characters of the finished document, so they go in last.
+    fontFaces: embed ? FONT_FACES_PLACEHOLDER : '',
     styles: templates.styles,
   });
   for (const [name, t] of templates.partials)
     hb.registerPartial(name, hb.compile(t.program, COMPILE_OPTIONS));
   const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
-  return layout({ ...view, sections: laidOut });
+  const html = layout({ ...view, sections: laidOut });
+  if (!embed) return html;
+  const css = await fontFaceCss(html);
+  return html.replace(FONT_FACES_PLACEHOLDER, () => css);
 }
+
+/** Where the layout's `{{fontFaces}}` go until the document's characters are known. */
+const FONT_FACES_PLACEHOLDER = '/* orgreport:font-faces */';

@@ -37,34 +37,47 @@ export function reportCharts(model: ReportModel): Map<string, string> {
 
   charts.set(
     'creditsByDay',
-    barChart(days, [{ name: 'credits', values: model.daily.map((d) => d.credits) }]),
+    barChart(days, [{ name: 'credits', values: model.daily.map((d) => d.credits) }], {
+      title: 'Credits by day',
+    }),
   );
   charts.set(
     'creditsByWeek',
-    barChart(weeks, [{ name: 'credits', values: model.weekly.map((w) => w.credits) }], { height: 200 }),
+    barChart(weeks, [{ name: 'credits', values: model.weekly.map((w) => w.credits) }], {
+      height: 200,
+      title: 'Credits by ISO week',
+    }),
   );
   if (model.credits.byModel.length > 0) {
     charts.set(
       'creditsByModel',
-      rankingChart(model.credits.byModel.slice(0, TOP).map((m) => ({ label: m.model_id, value: m.credits }))),
+      rankingChart(
+        model.credits.byModel.slice(0, TOP).map((m) => ({ label: m.model_id, value: m.credits })),
+        { title: 'Credits by model' },
+      ),
     );
   }
   charts.set(
     'activeUsers',
-    lineChart(days, [
-      { name: 'DAU', values: model.daily.map((d) => (d.hasData ? d.dau : null)) },
-      { name: 'WAU (trailing 7 days)', values: model.daily.map((d) => (d.hasData ? d.wau : null)) },
-      {
-        name: 'MAU (trailing 30 days)',
-        values: model.daily.map((d) => (d.hasData ? d.mau_trailing_30d : null)),
-      },
-    ]),
+    lineChart(
+      days,
+      [
+        { name: 'DAU', values: model.daily.map((d) => (d.hasData ? d.dau : null)) },
+        { name: 'WAU (trailing 7 days)', values: model.daily.map((d) => (d.hasData ? d.wau : null)) },
+        {
+          name: 'MAU (trailing 30 days)',
+          values: model.daily.map((d) => (d.hasData ? d.mau_trailing_30d : null)),
+        },
+      ],
+      { title: 'Daily, weekly and monthly active users by day' },
+    ),
   );
   charts.set(
     'autonomyMix',
     shareChart(
       weeks,
       AUTONOMY_LEVELS.map(([key, name]) => ({ name, values: model.weekly.map((w) => w[key]) })),
+      { title: 'Autonomy mix by ISO week (share of tool calls)' },
     ),
   );
   charts.set(
@@ -72,22 +85,30 @@ export function reportCharts(model: ReportModel): Map<string, string> {
     shareChart(
       weeks,
       DELEGATION_LEVELS.map(([key, name]) => ({ name, values: model.weekly.map((w) => w[key]) })),
+      { title: 'Delegation mix by ISO week (share of active users)' },
     ),
   );
   if (model.tools.top.length > 0) {
     charts.set(
       'topTools',
-      rankingChart(model.tools.top.slice(0, TOP).map((t) => ({ label: t.name, value: t.count }))),
+      rankingChart(
+        model.tools.top.slice(0, TOP).map((t) => ({ label: t.name, value: t.count })),
+        { title: 'Most used tools (calls)' },
+      ),
     );
   }
   charts.set(
     'productivity',
-    lineChart(days, [
-      { name: 'files edited', values: model.daily.map((d) => d.files_edited) },
-      { name: 'files created', values: model.daily.map((d) => d.files_created) },
-      { name: 'commits', values: model.daily.map((d) => d.git_commits) },
-      { name: 'PRs created', values: model.daily.map((d) => d.git_prs_created) },
-    ]),
+    lineChart(
+      days,
+      [
+        { name: 'files edited', values: model.daily.map((d) => d.files_edited) },
+        { name: 'files created', values: model.daily.map((d) => d.files_created) },
+        { name: 'commits', values: model.daily.map((d) => d.git_commits) },
+        { name: 'PRs created', values: model.daily.map((d) => d.git_prs_created) },
+      ],
+      { title: 'Files, commits and pull requests by day' },
+    ),
   );
   if (model.readiness.repos.length > 0) {
     charts.set(
@@ -97,6 +118,7 @@ export function reportCharts(model: ReportModel): Map<string, string> {
           .sort((a, b) => (b.score ?? -1) - (a.score ?? -1))
           .slice(0, TOP)
           .map((r) => ({ label: repoLabel(r.repo_url), value: Math.round((r.score ?? 0) * 1000) / 10 })),
+        { title: 'Readiness score by repository (%)' },
       ),
     );
   }
@@ -115,7 +137,10 @@ export function reportCharts(model: ReportModel): Map<string, string> {
     const months = trend.months.map((m) => (m.partial ? `${m.month}*` : m.month));
     charts.set(
       'trendCredits',
-      barChart(months, [{ name: 'credits', values: trend.months.map((m) => m.credits) }], { height: 200 }),
+      barChart(months, [{ name: 'credits', values: trend.months.map((m) => m.credits) }], {
+        height: 200,
+        title: 'Credits by month',
+      }),
     );
     charts.set(
       'trendUsers',
@@ -125,7 +150,7 @@ export function reportCharts(model: ReportModel): Map<string, string> {
           { name: 'active users', values: trend.months.map((m) => m.active_users) },
           { name: 'seats', values: trend.months.map((m) => m.seats) },
         ],
-        { height: 200 },
+        { height: 200, title: 'Active users and seats by month' },
       ),
     );
   }
