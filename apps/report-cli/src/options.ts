@@ -36,6 +36,7 @@ const SHARED = {
   mailFrom: settingFlag('mailFrom'),
   orgName: settingFlag('organizationName'),
   org: settingFlag('org'),
+  directory: settingFlag('directory'),
   allOrgs: () =>
     new Option('--all-orgs', 'run for every organization the config file lists, one after the other'),
   hookLog: settingFlag('hookLog'),
@@ -75,6 +76,7 @@ export const RENDERING: SharedFlag[] = [
   'formats',
   'templates',
   'sections',
+  'directory',
   'email',
   'attachXlsx',
   'smtpUrl',

@@ -287,6 +287,10 @@ export function createProgram(ctx: CommandContext): Command {
       '/users paging fields: spec (has_more, next_cursor) or published (hasMore, nextCursor)',
       'spec',
     )
+    .option(
+      '--directory <file>',
+      "write the organization's people directory (email,team,cost_center,manager,... as CSV) and exit: the demo's with the defaults",
+    )
     .option('-q, --quiet', 'print only the addresses and keys')
     .action(async (flags) => (await import('./commands/emulator.ts')).emulator(flags, ctx));
 

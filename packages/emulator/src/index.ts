@@ -19,6 +19,7 @@ export {
   TOOLS,
 } from './catalog.ts';
 export type { StoredSession } from './computers.ts';
+export { DIRECTORY_TEAMS, type DirectoryEntry, directoryCsv, directoryOf } from './directory.ts';
 export { DRIFT } from './drift.ts';
 export { HOSTILE_LIST, HOSTILE_STRINGS } from './hostile.ts';
 export type { Organization, OrganizationOptions } from './organization.ts';

@@ -23,10 +23,12 @@ export {
   type ReportOptions,
 } from './options.ts';
 export {
+  type DirectoryPerson,
   defineSection,
   type FiguresSheet,
   type MonthHistory,
   type OrganizationFigures,
+  type PeopleDirectory,
   type ReportSection,
   type SectionContext,
   SectionError,

@@ -16,6 +16,8 @@ export interface ReportOptions {
   pricePerCredit?: number;
   /** Currency of `pricePerCredit` (ISO 4217 code); defaults to `USD` when a price is set. */
   currency?: string;
+  /** Price of one seat for the period, in the same currency: the chargeback's seat cost. */
+  pricePerSeat?: number;
   /** Credit limit per user e-mail (matched case-insensitively). */
   creditLimits?: Readonly<Record<string, number>>;
   /** Length of the top lists (tools, skills, slash commands, weakest criteria); default 10. */

@@ -11,12 +11,12 @@ import {
 } from './index.ts';
 
 // A package that brings an input names its type by augmenting SectionInputs.
-interface PeopleDirectory {
+interface TeamLookup {
   teamOf(email: string): string | undefined;
 }
 declare module './section.ts' {
   interface SectionInputs {
-    people?: PeopleDirectory;
+    people?: TeamLookup;
   }
 }
 
@@ -24,7 +24,7 @@ const byTeam = defineSection({
   id: 'by-team',
   title: 'Credits by team',
   compute: ({ inputs, shared }) => {
-    expectTypeOf(inputs.people).toEqualTypeOf<PeopleDirectory | undefined>();
+    expectTypeOf(inputs.people).toEqualTypeOf<TeamLookup | undefined>();
     expectTypeOf(inputs['budget']).toBeUnknown(); // inputs nobody typed stay unknown
     expectTypeOf(inputs.history).toEqualTypeOf<ReadonlyArray<MonthHistory> | undefined>();
     const credits = new Map<string, number>();

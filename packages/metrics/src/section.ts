@@ -116,6 +116,28 @@ export interface SectionInputs {
    * them beside the run's figures, which are those of all of them together.
    */
   readonly organizations?: ReadonlyArray<OrganizationFigures>;
+  /** Who is in which team and cost center (a directory file): the teams and chargeback sections read it. */
+  readonly directory?: PeopleDirectory;
+}
+
+/** One person of a directory. */
+export interface DirectoryPerson {
+  /** As the file gives it; matched to users and seats in any case. */
+  email: string;
+  team: string;
+  costCenter: string;
+  manager: string | null;
+  /** Repository URLs the person's team owns (the directory's `repositories` column, `;`-separated). */
+  repositories: string[];
+  /** The file's other columns, by header. */
+  attributes: Readonly<Record<string, string>>;
+}
+
+/** A directory of people: e-mail to team, cost center and manager. */
+export interface PeopleDirectory {
+  /** Where it came from (a file name), for messages. */
+  source: string;
+  people: ReadonlyArray<DirectoryPerson>;
 }
 
 /** One organization of a rollup and the figures of its own report. */

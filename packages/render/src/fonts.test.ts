@@ -34,22 +34,21 @@ async function notCovered(css: string, text: string): Promise<string[]> {
   const page = await browser.newPage();
   try {
     await page.setContent(`<style>${css}</style><p>x</p>`);
-    return await page.evaluate(
-      async (chars: string[]) => {
-        const missing = new Set<string>();
-        for (const weight of ['400', '700']) {
-          await document.fonts.load(`${weight} 40px "Report Sans"`, chars.join(''));
-          const ctx = document.createElement('canvas').getContext('2d')!;
-          const width = (fallback: string, c: string) => {
-            ctx.font = `${weight} 40px "Report Sans", ${fallback}`;
-            return ctx.measureText(c).width;
-          };
-          for (const c of chars) if (width('serif', c) !== width('monospace', c)) missing.add(c);
-        }
-        return [...missing];
-      },
-      [...new Set(text)].filter((c) => c.trim() !== ''),
-    );
+    // Runs in the page (written as text: this package is typed without the DOM's types).
+    const chars = [...new Set(text)].filter((c) => c.trim() !== '');
+    return (await page.evaluate(`(async (chars) => {
+      const missing = new Set();
+      for (const weight of ['400', '700']) {
+        await document.fonts.load(weight + ' 40px "Report Sans"', chars.join(''));
+        const ctx = document.createElement('canvas').getContext('2d');
+        const width = (fallback, c) => {
+          ctx.font = weight + ' 40px "Report Sans", ' + fallback;
+          return ctx.measureText(c).width;
+        };
+        for (const c of chars) if (width('serif', c) !== width('monospace', c)) missing.add(c);
+      }
+      return [...missing];
+    })(${JSON.stringify(chars)})`)) as string[];
   } finally {
     await page.close();
   }

@@ -5,7 +5,12 @@
  * a tenth of the bytes.
  */
 import { readFileSync } from 'node:fs';
-import subsetFont from 'subset-font';
+import { createRequire } from 'node:module';
+
+/** subset-font (harfbuzz in WebAssembly), loaded on first use; it ships no types, so its one call is typed here. */
+type SubsetFont = (font: Buffer, text: string, options?: { targetFormat?: 'woff2' }) => Promise<Buffer>;
+const requireLazily = createRequire(import.meta.url);
+const subsetFont: SubsetFont = (...args) => (requireLazily('subset-font') as SubsetFont)(...args);
 
 /** One font file to embed under a family name, weight and style. */
 export interface FontFace {

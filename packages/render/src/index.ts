@@ -42,4 +42,5 @@ export {
   readLimitsWorkbook,
   writeLimitsTemplate,
 } from './workbook/limits.ts';
+export { type PlainCell, readWorkbookTable, type WorkbookTable } from './workbook/read-table.ts';
 export { type WorkbookOptions, writeWorkbook } from './workbook/workbook.ts';

@@ -1,10 +1,16 @@
-/** `orgreport emulator`: the API emulator in the foreground until SIGINT or SIGTERM. */
+/**
+ * `orgreport emulator`: the API emulator in the foreground until SIGINT or SIGTERM; with
+ * `--directory FILE`, the people directory of its organization instead.
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { isIsoDate, utcDay } from '@orgreport/api-core';
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from '@orgreport/emulator';
 import { startEmulator } from '../connect.ts';
 import type { CommandContext } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { nonNegativeNumber, positiveInteger } from '../flags.ts';
+import { OutputSet } from '../output/atomic.ts';
 
 export interface EmulatorCommandOptions {
   port?: string;
@@ -19,6 +25,8 @@ export interface EmulatorCommandOptions {
   hostile?: boolean;
   drift?: boolean;
   paging?: string;
+  /** Write the organization's people directory (CSV) to this file and exit instead of serving. */
+  directory?: string;
   quiet?: boolean;
 }
 
@@ -79,6 +87,27 @@ function usersPaging(value: string | undefined): 'spec' | 'published' {
   throw new UsageError(`--paging: expected spec or published (got ${JSON.stringify(value)})`);
 }
 
+/**
+ * Writes the people directory of the organization of `seed` and `users` (the demo's with the
+ * defaults), whole or not at all, for `--directory`.
+ */
+async function writeDirectory(file: string, seed: number, users: number, ctx: CommandContext): Promise<void> {
+  const { createOrganization, directoryCsv } = await import('@orgreport/emulator');
+  const path = resolve(ctx.io.cwd, file);
+  const outputs = await new OutputSet(dirname(path)).open();
+  try {
+    await writeFile(
+      outputs.file(basename(path)),
+      directoryCsv(createOrganization({ seed, users, today: utcDay(ctx.io.now()) })),
+    );
+    await outputs.commit();
+  } catch (error) {
+    await outputs.abort();
+    throw error;
+  }
+  ctx.io.stderr.write(`${path}: the people directory of the organization of seed ${seed}, ${users} users\n`);
+}
+
 export async function emulator(options: EmulatorCommandOptions, ctx: CommandContext): Promise<void> {
   const port = options.port === '0' ? 0 : positiveInteger(options.port, '--port');
   if (port !== undefined && port > 65535) throw new UsageError(`--port: expected 0 to 65535 (got ${port})`);
@@ -89,6 +118,10 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
   }
   const seed = nonNegativeNumber(options.seed, '--seed') ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed: expected a whole number (got ${options.seed})`);
+  if (options.directory !== undefined) {
+    await writeDirectory(options.directory, seed, positiveInteger(options.users, '--users') ?? 200, ctx);
+    return;
+  }
   const faults = faultOptions(options);
   const handle = await startEmulator({
     seed,

@@ -1,10 +1,11 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 
 import { join } from 'node:path';
-import type { ReportSection } from '@orgreport/metrics';
+import type { PeopleDirectory, ReportSection } from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
 import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
 import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { fileSlug, type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
@@ -27,13 +28,14 @@ async function monthlyOf(
   reporter: Reporter,
   ctx: CommandContext,
   sections: ReadonlyArray<ReportSection> | undefined,
+  directory: PeopleDirectory | undefined,
 ): Promise<ProduceResult> {
   const formats = reportFormats(config, options.attachXlsx);
   // The renderer loads and Chromium starts while the month is fetched.
   const warmup = warmUpRendering(formats, { executablePath: config.chromium });
   try {
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);
-    const inputs = config.store
+    const history = config.store
       ? await (await import('../store/read-month.ts')).historyFromStore(
           config.store,
           snapshot,
@@ -41,6 +43,7 @@ async function monthlyOf(
           reporter,
         )
       : undefined;
+    const inputs = history || directory ? { ...history, ...(directory && { directory }) } : undefined;
     return await produceReport(snapshot, {
       config,
       reporter,
@@ -66,6 +69,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config); // a broken template fails before anything is fetched
   const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section
+  const directory = await loadDirectory(config.directory); // and a directory with a bad row
   if (options.demo && (options.allOrgs || config.org)) {
     throw new UsageError('--demo reports on the demo organization: leave out --org and --all-orgs');
   }
@@ -78,7 +82,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
         ? { ...target, outDir: join(config.outDir, fileSlug(target.organizationName ?? 'organization')) }
         : target;
     try {
-      const result = await monthlyOf(run, options, reporter, ctx, sections);
+      const result = await monthlyOf(run, options, reporter, ctx, sections, directory);
       if (options.json) ctx.io.stdout.write(reportSummary('monthly', result, started));
       else if (reporter.enabled('info'))
         ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { readSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import { loadDirectory } from '../directory/read.ts';
 import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { produceReport, reportFormats } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
@@ -24,6 +25,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   checkChromium(config, formats);
   await checkTemplates(config);
   const sections = await loadSections(config.sections, ctx.io.cwd); // a wrong name fails before any work
+  const directory = await loadDirectory(config.directory);
   const stage = reporter.stage('snapshot');
   const snapshot = await readSnapshot(resolve(ctx.io.cwd, options.snapshot));
   const m = snapshot.manifest;
@@ -38,6 +40,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
     formats,
     attachXlsx: options.attachXlsx,
     ...(sections && { sections }),
+    ...(directory && { inputs: { directory } }),
   });
   if (options.json) ctx.io.stdout.write(reportSummary('render', result, started));
   else if (reporter.enabled('info'))

@@ -6,6 +6,7 @@
 import type { ReportSection } from '@orgreport/metrics';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import { loadDirectory } from '../directory/read.ts';
 import { UsageError } from '../errors.ts';
 import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { produceReport, reportFormats } from '../report/produce.ts';
@@ -32,6 +33,7 @@ export async function rollup(options: RollupOptions, ctx: CommandContext): Promi
   checkChromium(config, formats);
   await checkTemplates(config);
   const configured = await loadSections(config.sections, ctx.io.cwd);
+  const directory = await loadDirectory(config.directory);
   const { BUILTIN_SECTIONS } = await import('@orgreport/metrics');
   const sections: ReportSection[] = configured ?? BUILTIN_SECTIONS.filter((s) => !NOT_IN_A_ROLLUP.has(s.id));
   const { rollupFromStore } = await import('../store/read-rollup.ts');
@@ -43,7 +45,7 @@ export async function rollup(options: RollupOptions, ctx: CommandContext): Promi
     formats,
     attachXlsx: options.attachXlsx,
     sections,
-    inputs: { organizations },
+    inputs: { organizations, ...(directory && { directory }) },
   });
   if (options.json) ctx.io.stdout.write(reportSummary('rollup', result, started));
   else if (reporter.enabled('info'))

@@ -64,7 +64,11 @@ export interface Config {
   store?: string;
   /** Display name of the organization (defaults to its id). */
   organizationName?: string;
+  /** The people directory file (`--directory`); undefined: no teams or chargeback. */
+  directory?: string;
   pricePerCredit?: number;
+  /** Price of one seat for the month (the chargeback's seat cost). */
+  pricePerSeat?: number;
   currency?: string;
   /** Retries of a failed idempotent request (0..10); undefined: {@link DEFAULT_CLI_MAX_RETRIES}. */
   maxRetries?: number;
@@ -128,6 +132,7 @@ export interface ConfigFlags {
   store?: string;
   orgName?: string;
   org?: string;
+  directory?: string;
   maxRetries?: string;
   requestTimeout?: string;
   headersTimeout?: string;
@@ -375,7 +380,9 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     sections: list(sectionList, 'sections'),
     store: path('store'),
     organizationName: text(nonEmpty, 'organizationName'),
+    directory: path('directory'),
     pricePerCredit: value(price, 'pricePerCredit'),
+    pricePerSeat: value(price, 'pricePerSeat'),
     currency: text(currency, 'currency'),
     maxRetries: value(retries, 'maxRetries'),
     requestLimits: {

@@ -256,10 +256,23 @@ export const SETTINGS = {
     default: 'the only one listed, else the top-level key',
     file: nonEmpty,
   }),
+  directory: setting({
+    flag: '--directory <file>',
+    env: 'ORGREPORT_DIRECTORY',
+    help: 'people directory, CSV or XLSX with email,team,cost_center,manager: the Teams and Chargeback sections',
+    default: 'none: no teams, no chargeback',
+    file: nonEmpty,
+  }),
   pricePerCredit: setting({
     env: 'ORGREPORT_PRICE_PER_CREDIT',
     help: 'price of one credit, for costs',
     default: 'no cost shown',
+    file: price,
+  }),
+  pricePerSeat: setting({
+    env: 'ORGREPORT_PRICE_PER_SEAT',
+    help: "price of one seat for a month, in the same currency: the chargeback's seat cost",
+    default: 'no seat cost shown',
     file: price,
   }),
   currency: setting({

@@ -2,9 +2,9 @@
  * Credit-limit input files: a CSV with `email` and `limit` columns or a JSON array of `{email, limit}`.
  * Every row is checked and each problem names its row, so one run reports all bad rows at once.
  */
-import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
+import { parseCsvTable } from '../input/table-file.ts';
 
 /**
  * A valid row of a limits file. `row` is where it is in the file: the line of a CSV or the row of a
@@ -73,30 +73,17 @@ export function checkLimitRows(raw: Array<{ row: number; email: unknown; limit: 
 
 /** Parses a CSV limits file; the header must name `email` and `limit` columns (any order, any case). */
 export function parseLimitsCsv(text: string, source: string): ParsedLimits {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    records = parse(text, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-      info: true,
-    }) as unknown as typeof records;
-  } catch (error) {
-    throw new UsageError(`${source}: not a readable CSV file (${(error as Error).message})`);
-  }
-  const header = (records[0]?.record ?? []).map((h) => h.toLowerCase());
+  const table = parseCsvTable(text, source);
+  const header = table.header.map((h) => h.toLowerCase());
   const emailCol = header.indexOf('email');
   const limitCol = header.indexOf('limit');
   if (emailCol < 0 || limitCol < 0) {
     throw new UsageError(
-      `${source}: the first line must name the columns "email" and "limit" (got ${JSON.stringify(records[0]?.record ?? [])})`,
+      `${source}: the first line must name the columns "email" and "limit" (got ${JSON.stringify(table.header)})`,
     );
   }
   return checkLimitRows(
-    records
-      .slice(1)
-      .map(({ record, info }) => ({ row: info.lines, email: record[emailCol], limit: record[limitCol] })),
+    table.rows.map(({ row, cells }) => ({ row, email: cells[emailCol], limit: cells[limitCol] })),
   );
 }
 

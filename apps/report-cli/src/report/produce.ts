@@ -84,6 +84,7 @@ export async function computeModel(
     generatedAt: config.now().toISOString(),
     ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
     ...(config.currency !== undefined ? { currency: config.currency } : {}),
+    ...(config.pricePerSeat !== undefined ? { pricePerSeat: config.pricePerSeat } : {}),
     ...(sections && { sections }),
     ...(inputs && { inputs }),
   });

@@ -7,6 +7,7 @@ import { defineSection, type ReportSection, SectionError } from '../section.ts';
 import { adoption } from './adoption/index.ts';
 import { behaviour } from './behaviour/index.ts';
 import { memberOf } from './builtin.ts';
+import { chargeback } from './chargeback/index.ts';
 import { controls } from './controls/index.ts';
 import { cover } from './cover/index.ts';
 import { dataQuality } from './data-quality/index.ts';
@@ -17,6 +18,7 @@ import { readiness } from './readiness/index.ts';
 import { rollup } from './rollup/index.ts';
 import { seats } from './seats/index.ts';
 import { summary } from './summary/index.ts';
+import { teams } from './teams/index.ts';
 import { tools } from './tools/index.ts';
 import { trend } from './trend/index.ts';
 import { usage } from './usage/index.ts';
@@ -34,6 +36,8 @@ export const BUILTIN_SECTIONS: ReadonlyArray<ReportSection> = [
   productivity,
   readiness,
   seats,
+  teams,
+  chargeback,
   controls,
   hookEvents,
   definitions,

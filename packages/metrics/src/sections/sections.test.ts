@@ -46,6 +46,8 @@ describe('the built-in sections', () => {
       'productivity',
       'readiness',
       'seats',
+      'teams',
+      'chargeback',
       'controls',
       'hook-events',
       'definitions',
@@ -154,7 +156,9 @@ describe('a configuration of sections', () => {
     expect(sectionData(model, perUser)).toBe(model.sections?.['credits-per-user']);
     // The trend's and the rollup's terms come with them only (this run has neither).
     expect(model.definitions.map((d) => d.id)).toEqual([
-      ...DEFINITIONS.map((d) => d.id).filter((id) => id !== 'trend' && id !== 'rollup'),
+      ...DEFINITIONS.map((d) => d.id).filter(
+        (id) => !['trend', 'rollup', 'teams', 'chargeback'].includes(id),
+      ),
       'credits_per_user',
     ]);
     // The model holds every built-in section's figures, whatever the layout shows.

@@ -68,6 +68,7 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
     pct: (v) => formatValue(num(v), 'share'),
     signedPct: (v) => formatValue(num(v), 'change'),
     signedPoints: (v) => formatValue(num(v), 'points'),
+    signedDelta: (v) => formatValue(num(v), 'delta'),
     levelNumber: (v) => formatValue(num(v), 'level'),
     money: (v, ...rest) => {
       const opts = rest[rest.length - 1] as HelperOptions;

@@ -6,6 +6,7 @@
 import ExcelJS from 'exceljs';
 import { EXCEL_FORMATS } from '../format.ts';
 import { cellText, keepInert } from './cell-values.ts';
+import { readWorkbookTable } from './read-table.ts';
 import { XlsxPackage } from './xlsx-package.ts';
 
 /** One user of the limits template. */
@@ -79,46 +80,19 @@ export async function writeLimitsTemplate(
   await xlsx.commit();
 }
 
-/** Unwraps ExcelJS cell values (formulas, rich text, hyperlinks, dates) to plain values. */
-function plain(value: ExcelJS.CellValue): number | string | boolean | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    if ('result' in value) return plain((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-    if ('richText' in value) return value.richText.map((t) => t.text).join('');
-    if ('text' in value) return plain((value as ExcelJS.CellHyperlinkValue).text);
-    if ('error' in value) return String(value.error);
-  }
-  return null;
-}
-
 /** Reads the `email` and `limit` columns of a limits workbook (sheet `Limits`, else the first sheet). */
 export async function readLimitsWorkbook(file: string): Promise<LimitsWorkbookRow[]> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(file);
-  const sheet = workbook.getWorksheet(LIMITS_SHEET) ?? workbook.worksheets[0];
-  if (!sheet) throw new Error(`${file}: the workbook has no sheet`);
-  const header = sheet.getRow(1);
-  let emailCol = 0;
-  let limitCol = 0;
-  header.eachCell((cell, col) => {
-    const name = String(plain(cell.value) ?? '')
-      .trim()
-      .toLowerCase();
-    if (name === 'email' && !emailCol) emailCol = col;
-    if (name === 'limit' && !limitCol) limitCol = col;
-  });
-  if (!emailCol || !limitCol) {
-    throw new Error(`${file}: sheet "${sheet.name}" needs the header columns "email" and "limit" in row 1`);
+  const table = await readWorkbookTable(file, LIMITS_SHEET);
+  const header = table.header.map((h) => h.trim().toLowerCase());
+  const emailCol = header.indexOf('email');
+  const limitCol = header.indexOf('limit');
+  if (emailCol < 0 || limitCol < 0) {
+    throw new Error(`${file}: sheet "${table.sheet}" needs the header columns "email" and "limit" in row 1`);
   }
-  const rows: LimitsWorkbookRow[] = [];
-  sheet.eachRow((row, number) => {
-    if (number === 1) return;
-    const email = plain(row.getCell(emailCol).value);
-    const limit = plain(row.getCell(limitCol).value);
-    if ((email === null || email === '') && limit === null) return;
-    rows.push({ row: number, email: email === null ? '' : String(email).trim(), limit });
+  return table.rows.flatMap(({ row, cells }) => {
+    const email = cells[emailCol] ?? null;
+    const limit = cells[limitCol] ?? null;
+    if ((email === null || email === '') && limit === null) return [];
+    return [{ row, email: email === null ? '' : String(email).trim(), limit }];
   });
-  return rows;
 }

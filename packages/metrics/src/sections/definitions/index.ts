@@ -28,6 +28,8 @@ const READING_ORDER = [
   'controls',
   'seats',
   'limits',
+  'teams',
+  'chargeback',
   'trend',
   'rollup',
   'data_quality',

@@ -1,0 +1,55 @@
+/**
+ * Who a user or a seat belongs to, from a people directory: their team and cost center, matched by
+ * e-mail in any case; anyone the directory does not list is "Unassigned". And money shared out to
+ * the cent: amounts in whole cents by the largest-remainder method, so the parts add up exactly to
+ * the whole.
+ */
+import type { DirectoryPerson, PeopleDirectory } from '../../section.ts';
+
+/** The team and cost center of people the directory does not list. */
+export const UNASSIGNED = 'Unassigned';
+
+export interface Placement {
+  team: string;
+  costCenter: string;
+  person: DirectoryPerson | null;
+}
+
+/** A lookup from e-mail (any case) to team and cost center. */
+export function placementOf(directory: PeopleDirectory): (email: string | null | undefined) => Placement {
+  const byEmail = new Map(directory.people.map((p) => [p.email.toLowerCase(), p]));
+  const unassigned: Placement = { team: UNASSIGNED, costCenter: UNASSIGNED, person: null };
+  return (email) => {
+    const person = email ? byEmail.get(email.toLowerCase()) : undefined;
+    return person ? { team: person.team, costCenter: person.costCenter, person } : unassigned;
+  };
+}
+
+/**
+ * `totalCents` shared out in proportion to `weights`, in whole cents that add up exactly to it:
+ * each part gets the floor of its exact share, and the cents left go one by one to the largest
+ * remainders (ties to the earlier part). All weights 0: everything to none, the rest to the first.
+ *
+ * @example
+ * shareCents(100, [1, 1, 1]) // [34, 33, 33]
+ */
+export function shareCents(totalCents: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (weights.length === 0) return [];
+  if (sum <= 0) return weights.map((_, i) => (i === 0 ? totalCents : 0));
+  const exact = weights.map((w) => (totalCents * w) / sum);
+  const parts = exact.map(Math.floor);
+  let left = totalCents - parts.reduce((a, b) => a + b, 0);
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    parts[i]!++;
+    left--;
+  }
+  return parts;
+}
+
+/** An amount in whole cents (half a cent and up rounds away from zero). */
+export function toCents(amount: number): number {
+  return Math.sign(amount) * Math.round(Math.abs(amount) * 100);
+}

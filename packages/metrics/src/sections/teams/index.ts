@@ -1,0 +1,246 @@
+/**
+ * Teams: per team of the people directory, its seats and active users, credits and cost, autonomy
+ * and delegation mix, the readiness of its repositories where the directory names them, and the
+ * change on the previous month. Without a directory there are no teams and the section is left out.
+ */
+import { fileURLToPath } from 'node:url';
+import { DELEGATION_LEVELS, toEpochDay } from '@orgreport/api-core';
+import { costColumn, field } from '../../internal/sheet-columns.ts';
+import { placementOf, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { relativeChange } from '../../internal/transforms/figures.ts';
+import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
+import { seatsAt } from '../../internal/transforms/seats.ts';
+import type { DataQualityFinding } from '../../model.ts';
+import { defineSection, type SectionContext } from '../../section.ts';
+
+/** One team (or Unassigned). */
+export interface TeamRow {
+  team: string;
+  /** The team's cost centers in the directory, joined by ", " (one, as a rule). */
+  cost_center: string;
+  /** People the directory lists in the team. */
+  members: number;
+  seats: number;
+  active_users: number;
+  seat_utilization: number | null;
+  credits: number;
+  cost: number | null;
+  /** Share of the users' credits. */
+  share: number | null;
+  autonomy_mean: number | null;
+  /** Share of the team's active users by primary delegation level. */
+  delegation: Record<string, number>;
+  /** Mean latest readiness score of the team's repositories at the period's end; null when none known. */
+  readiness_score: number | null;
+  repositories: number;
+  previous_credits: number | null;
+  credits_change: number | null;
+  previous_active_users: number | null;
+  active_users_change: number | null;
+}
+
+export interface TeamsSection {
+  rows: TeamRow[];
+  /** Active users and seats the directory does not list. */
+  unassigned: { active_users: number; seats: number; examples: string[] };
+}
+
+/** Credits and activity of each user e-mail (lower case) in the comparison period, from the user-day rows. */
+function previousByEmail(context: SectionContext): Map<string, { credits: number; active: boolean }> | null {
+  const { comparison } = context;
+  if (!comparison) return null;
+  const { table, emails } = context.shared.userDays;
+  const uid = table.array('uid') as ArrayLike<number>;
+  const day = table.array('day') as ArrayLike<number>;
+  const credits = table.array('billable_tokens') as ArrayLike<number | null>;
+  const active = table.array('active') as ArrayLike<number>;
+  const [from, to] = [toEpochDay(comparison.start), toEpochDay(comparison.end)];
+  const out = new Map<string, { credits: number; active: boolean }>();
+  for (let i = 0; i < uid.length; i++) {
+    if (day[i]! < from || day[i]! > to) continue;
+    const email = emails[uid[i]!]?.toLowerCase() ?? `id:${uid[i]}`;
+    const seen = out.get(email) ?? { credits: 0, active: false };
+    seen.credits += credits[i] ?? 0;
+    seen.active ||= active[i] === 1;
+    out.set(email, seen);
+  }
+  return out;
+}
+
+interface TeamAccumulator {
+  costCenters: Set<string>;
+  members: number;
+  seats: number;
+  active: number;
+  credits: number;
+  ratios: number[];
+  delegation: Map<string, number>;
+  repos: Set<string>;
+  previousCredits: number;
+  previousActive: number;
+}
+
+/** The teams of the run: null without a directory. */
+export function computeTeams(context: SectionContext): TeamsSection | null {
+  const directory = context.inputs.directory;
+  if (!directory) return null;
+  const place = placementOf(directory);
+  const teams = new Map<string, TeamAccumulator>();
+  const team = (name: string) => {
+    let t = teams.get(name);
+    if (!t) {
+      t = {
+        costCenters: new Set(),
+        members: 0,
+        seats: 0,
+        active: 0,
+        credits: 0,
+        ratios: [],
+        delegation: new Map(),
+        repos: new Set(),
+        previousCredits: 0,
+        previousActive: 0,
+      };
+      teams.set(name, t);
+    }
+    return t;
+  };
+  for (const p of directory.people) {
+    const t = team(p.team);
+    t.members++;
+    t.costCenters.add(p.costCenter);
+    for (const r of p.repositories) t.repos.add(r);
+  }
+  const unassigned = { active_users: 0, seats: 0, examples: [] as string[] };
+  for (const seat of seatsAt(context.snapshot.orgUsers, context.period.end)) {
+    const where = place(seat.email);
+    team(where.team).seats++;
+    if (!where.person) unassigned.seats++;
+  }
+  let allCredits = 0;
+  for (const u of context.shared.users) {
+    const where = place(u.email);
+    const t = team(where.team);
+    t.credits += u.credits;
+    allCredits += u.credits;
+    if (u.active_days === 0) continue;
+    t.active++;
+    if (u.autonomy !== null) t.ratios.push(u.autonomy);
+    const level = u.primary_delegation ?? 'none';
+    t.delegation.set(level, (t.delegation.get(level) ?? 0) + 1);
+    if (!where.person) {
+      unassigned.active_users++;
+      if (unassigned.examples.length < 5) unassigned.examples.push(u.email ?? u.user_id);
+    }
+  }
+  const previous = previousByEmail(context);
+  for (const [email, p] of previous ?? []) {
+    const t = team(place(email.startsWith('id:') ? null : email).team);
+    t.previousCredits += p.credits;
+    if (p.active) t.previousActive++;
+  }
+  const latest = latestReports(context.snapshot.readiness, context.period.end);
+  const price = context.shared.pricing?.pricePerCredit ?? null;
+  const rows = [...teams].map(([name, t]): TeamRow => {
+    const scores = [...t.repos]
+      .map((url) => latest.get(url))
+      .filter((r) => r !== undefined)
+      .map((r) => readinessScores(r, context.shared.levelMapping).score)
+      .filter((s): s is number => s !== null);
+    const hasPrevious = previous !== null && context.comparison !== null;
+    return {
+      team: name,
+      cost_center: name === UNASSIGNED ? UNASSIGNED : [...t.costCenters].sort().join(', '),
+      members: t.members,
+      seats: t.seats,
+      active_users: t.active,
+      seat_utilization: t.seats > 0 ? t.active / t.seats : null,
+      credits: t.credits,
+      cost: price === null ? null : t.credits * price,
+      share: allCredits > 0 ? t.credits / allCredits : null,
+      autonomy_mean: t.ratios.length > 0 ? t.ratios.reduce((a, b) => a + b, 0) / t.ratios.length : null,
+      // Every level, 0 where none (a team without active users has no mix).
+      delegation:
+        t.active === 0
+          ? {}
+          : Object.fromEntries(
+              [...new Set([...DELEGATION_LEVELS, ...t.delegation.keys()])].map((level) => [
+                level,
+                (t.delegation.get(level) ?? 0) / t.active,
+              ]),
+            ),
+      readiness_score: scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
+      repositories: scores.length,
+      previous_credits: hasPrevious ? t.previousCredits : null,
+      credits_change: hasPrevious ? relativeChange(t.credits, t.previousCredits) : null,
+      previous_active_users: hasPrevious ? t.previousActive : null,
+      active_users_change: hasPrevious ? t.active - t.previousActive : null,
+    };
+  });
+  // Most credits first; Unassigned last, whatever it spent.
+  rows.sort((a, b) =>
+    a.team === UNASSIGNED
+      ? 1
+      : b.team === UNASSIGNED
+        ? -1
+        : b.credits - a.credits || (a.team < b.team ? -1 : 1),
+  );
+  return { rows, unassigned };
+}
+
+function teamChecks(context: SectionContext, data: TeamsSection | null): DataQualityFinding[] {
+  if (!data || (data.unassigned.active_users === 0 && data.unassigned.seats === 0)) return [];
+  const { active_users, seats, examples } = data.unassigned;
+  return [
+    {
+      kind: 'directory_unassigned',
+      message: `${active_users} active users and ${seats} seats are not in the directory ${context.inputs.directory?.source ?? ''} and count as "Unassigned" (for example ${examples.join(', ') || 'none active'}).`,
+      count: active_users + seats,
+      details: examples,
+    },
+  ];
+}
+
+export const teams = defineSection<TeamsSection | null>({
+  id: 'teams',
+  title: 'Teams',
+  compute: computeTeams,
+  checks: teamChecks,
+  definitions: [
+    {
+      id: 'teams',
+      term: 'Teams',
+      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case; anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level; its readiness = the mean latest score of the repositories the directory names for it. Change = on the previous month: credits relatively, active users as a difference.',
+    },
+  ],
+  partial: { file: fileURLToPath(new URL('./teams.hbs', import.meta.url)) },
+  sheets: [
+    {
+      name: 'Teams',
+      columns: (model) => [
+        field<TeamRow, 'team'>('team', 'text'),
+        field('cost_center', 'text'),
+        field('members', 'integer'),
+        field('seats', 'integer'),
+        field('active_users', 'integer'),
+        field('seat_utilization', 'share'),
+        field('credits', 'integer'),
+        ...costColumn<TeamRow>(model, (r) => r.credits),
+        field('share', 'share'),
+        field('autonomy_mean', 'decimal'),
+        ...DELEGATION_LEVELS.map((level) => ({
+          header: `delegation_${level.replace('-', '_')}`,
+          kind: 'share' as const,
+          value: (r: TeamRow) => r.delegation[level] ?? (r.active_users > 0 ? 0 : null),
+        })),
+        field('readiness_score', 'share'),
+        field('repositories', 'integer'),
+        field('previous_credits', 'integer'),
+        field('credits_change', 'change'),
+        field('previous_active_users', 'integer'),
+        field('active_users_change', 'delta'),
+      ],
+      rows: (model) => (model.sections?.teams as TeamsSection | undefined)?.rows ?? [],
+    },
+  ],
+});
