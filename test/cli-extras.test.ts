@@ -97,7 +97,7 @@ describe('hook events in the report', () => {
     expect(snapshot.hookEvents?.map((e) => e.session_id)).toEqual(['s1', 's1', 's2']);
     const model = JSON.parse(
       readFileSync(
-        join(dir, `orgreport-${emulator.organization.orgId.replace(/_/g, '-')}-2026-10.json`),
+        join(dir, `orgreport-${emulator.organization.domain.replace(/[^a-z0-9]+/g, '-')}-2026-10.json`),
         'utf8',
       ),
     );

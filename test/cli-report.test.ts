@@ -119,7 +119,11 @@ describe('orgreport monthly, all formats', () => {
   it('an unreachable SMTP server is exit 1 with a message naming it, after the files are written', async () => {
     const dir = tempDir();
     const result = await cli(['monthly', '--out', dir, '--formats', 'json', '--email', 'cto@example.com'], {
-      env: { ...envFor(emulator), ORGREPORT_SMTP_URL: 'smtp://127.0.0.1:9' },
+      env: {
+        ...envFor(emulator),
+        ORGREPORT_SMTP_URL: 'smtp://127.0.0.1:9',
+        ORGREPORT_MAIL_FROM: 'reports@example.com',
+      },
     });
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/sending the report by mail through 127\.0\.0\.1:9 failed/);

@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => emulator?.close());
 
-const base = () => `orgreport-${emulator.organization.orgId.replace(/_/g, '-')}-2026-10`;
+// Without a configured name the organization is named by its users' e-mail domain.
+const base = () => `orgreport-${emulator.organization.domain.replace(/[^a-z0-9]+/g, '-')}-2026-10`;
 
 describe('snapshot and offline re-render', () => {
   it('monthly writes the model and the snapshot; render --snapshot reproduces the model offline', async () => {

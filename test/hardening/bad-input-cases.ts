@@ -376,6 +376,8 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
       'cto@example.com',
       '--smtp-url',
       'smtp://127.0.0.1:9',
+      '--mail-from',
+      'reports@example.com',
     ),
     files: { 'tpl/mail/subject.hbs': 'Report {{#each headline}}' },
     connect: false,

@@ -45,9 +45,17 @@ function fontFile(path: string): Buffer | null {
 /** Every printable ASCII character: what escaped markup and numbers may always need. */
 const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 
-/** The distinct characters of `text` plus printable ASCII, sorted (the same text gives the same subset). */
+/**
+ * The distinct characters of `text` in both cases (the style sheet upper-cases some headings) plus
+ * printable ASCII, sorted (the same text gives the same subset).
+ */
 export function glyphsOf(text: string): string {
-  return [...new Set([...ASCII, ...text])].sort().join('');
+  const chars = new Set(ASCII);
+  for (const c of text) {
+    chars.add(c);
+    for (const cased of [c.toUpperCase(), c.toLowerCase()]) if ([...cased].length === 1) chars.add(cased);
+  }
+  return [...chars].sort().join('');
 }
 
 function rule(face: FontFace, mime: string, format: string, bytes: Buffer): string {
