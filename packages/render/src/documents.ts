@@ -37,7 +37,7 @@ export interface RenderDocumentsOptions {
   sections?: ReadonlyArray<ReportSection>;
   /** Chromium for the PDF, when the caller started it; else one is started (and closed) here. */
   pdfRenderer?: () => Promise<PdfRenderer>;
-  /** Called once the PDF is written, so the caller can free Chromium before the workbook. */
+  /** Called once the PDF is written, so the caller can free Chromium right away. */
   afterPdf?: () => Promise<void>;
   /** Progress: a format started, or its file is written (with its size). */
   onProgress?: (
@@ -151,12 +151,17 @@ export async function renderDocuments(
     },
     warn: (text) => warnings.push(text),
   };
-  for (const format of registry.values()) {
-    if (!options.formats.includes(format.name)) continue;
-    const file = options.file(format);
-    options.onProgress?.({ format: format.name, phase: 'start' });
-    await format.write(file, context);
-    options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
-  }
+  // The formats are written side by side: while Chromium prints the PDF in its own process, this
+  // one writes the workbook. The first failure is the render's; the caller discards the files.
+  await Promise.all(
+    [...registry.values()]
+      .filter((format) => options.formats.includes(format.name))
+      .map(async (format) => {
+        const file = options.file(format);
+        options.onProgress?.({ format: format.name, phase: 'start' });
+        await format.write(file, context);
+        options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
+      }),
+  );
   return { warnings };
 }

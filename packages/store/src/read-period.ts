@@ -104,9 +104,14 @@ class DatasetReader {
     where: string,
     order: string,
   ): Promise<Record<string, unknown[]>> {
-    const sql = await this.select(dataset, months, where, order);
-    if (sql) return this.engine.columns(sql);
-    return Object.fromEntries(datasetSpec(dataset).columns.map((c) => [c.name, []]));
+    const files = await this.files(dataset, months);
+    const spec = datasetSpec(dataset);
+    if (files.length === 0) return Object.fromEntries(spec.columns.map((c) => [c.name, []]));
+    return this.engine.encodedColumns(
+      spec.columns,
+      `read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where}`,
+      order,
+    );
   }
 }
 

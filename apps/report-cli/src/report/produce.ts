@@ -117,7 +117,7 @@ async function writeFormats(
       ...(config.templates && { templateDirs: [config.templates] }),
       ...(sections && { sections }),
       pdfRenderer: () => warmup.pdf(),
-      afterPdf: () => warmup.close(), // frees Chromium's memory before the workbook
+      afterPdf: () => warmup.close(), // frees Chromium's memory as soon as the PDF is printed
       onProgress: (event) => {
         if (event.phase === 'start') stages.set(event.format, reporter.stage(event.format));
         else stages.get(event.format)?.done(formatBytes(event.bytes));
