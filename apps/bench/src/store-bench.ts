@@ -1,6 +1,7 @@
 /**
  * `pnpm bench --store`: the store's cases, each run as a user runs it (the built `orgreport` binary
  * in its own process) against the emulator in another:
+ * (the built `dist/main.js`, as an installed package runs it)
  * - `monthly` with the comparison month already stored: its requests and bytes against a fresh run;
  * - `monthly --store` of a month the store holds: end to end (PDF, XLSX, HTML, JSON);
  * - the size of one month of the store;
@@ -15,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { forkChild } from './children.ts';
 import type { BenchCalendar } from './protocol.ts';
 
-const CLI = fileURLToPath(new URL('../../report-cli/bin/orgreport.js', import.meta.url));
-const CLI_DIST = fileURLToPath(new URL('../../report-cli/dist', import.meta.url));
+// The built CLI, as an installed package runs it (the workspace's bin would compile the sources first).
+const CLI = fileURLToPath(new URL('../../report-cli/dist/main.js', import.meta.url));
 
 /** One measured figure of a store case, with the target it is held to. */
 export interface StoreFigure {
@@ -130,7 +131,7 @@ function nextDay(day: string): string {
 
 /** Every store case at one organization size; `full` adds the fresh-run comparison and the 12-month query. */
 export async function storeCases(users: number, calendar: BenchCalendar, log: (line: string) => void) {
-  if (!existsSync(CLI_DIST)) throw new Error('pnpm bench --store runs the built CLI: run pnpm build first');
+  if (!existsSync(CLI)) throw new Error('pnpm bench --store runs the built CLI: run pnpm build first');
   const { month, today, seed } = calendar;
   const figures: StoreFigure[] = [];
   const add = (f: Omit<StoreFigure, 'users'>) => {

@@ -13,8 +13,10 @@ import type { PdfRenderer } from './pdf.ts';
 export interface DocumentContext {
   model: ReportModel;
   options: RenderDocumentsOptions;
-  /** The report's HTML, rendered on first use and then shared. */
+  /** The report's HTML with its fonts embedded (the HTML file), laid out on first use and then shared. */
   html(): Promise<string>;
+  /** The same page naming the system's fonts instead of embedding them: what Chromium prints. */
+  printHtml(): Promise<string>;
   /** Records a warning of the render (returned by {@link renderDocuments}). */
   warn(text: string): void;
 }
@@ -78,7 +80,7 @@ const pdf: DocumentFormat = {
   extension: 'pdf',
   async write(file, context) {
     const { model, options } = context;
-    const page = await context.html();
+    const page = await context.printHtml();
     const { reportTitle, periodLabel } = await import('./internal/report-view.ts');
     const own = options.pdfRenderer ? undefined : await (await import('./pdf.ts')).createPdfRenderer();
     const renderer = own ?? (await options.pdfRenderer!());
@@ -136,18 +138,29 @@ export async function renderDocuments(
     );
   }
   const warnings: string[] = [];
-  let page: Promise<string> | undefined;
+  // The page is laid out once; the HTML file embeds its fonts cut to its characters, the PDF names
+  // the system's (the same glyphs, without cutting fonts on the way to Chromium).
+  let page: Promise<{ html: string; withFonts: typeof import('./html.ts').withFonts }> | undefined;
+  const laidOut = () => {
+    page ??= import('./html.ts').then(({ renderHtmlPage, withFonts }) => ({
+      html: renderHtmlPage(model, {
+        templateDirs: options.templateDirs ?? [],
+        ...(options.sections && { sections: options.sections }),
+      }),
+      withFonts,
+    }));
+    return page;
+  };
   const context: DocumentContext = {
     model,
     options,
-    html: () => {
-      page ??= import('./html.ts').then(({ renderHtml }) =>
-        renderHtml(model, {
-          templateDirs: options.templateDirs ?? [],
-          ...(options.sections && { sections: options.sections }),
-        }),
-      );
-      return page;
+    html: async () => {
+      const { html, withFonts } = await laidOut();
+      return withFonts(html, 'embedded');
+    },
+    printHtml: async () => {
+      const { html, withFonts } = await laidOut();
+      return withFonts(html, 'local');
     },
     warn: (text) => warnings.push(text),
   };
@@ -156,6 +169,8 @@ export async function renderDocuments(
   await Promise.all(
     [...registry.values()]
       .filter((format) => options.formats.includes(format.name))
+      // The PDF's page is laid out first, so that Chromium prints while the others are written.
+      .sort((a, b) => Number(b.name === 'pdf') - Number(a.name === 'pdf'))
       .map(async (format) => {
         const file = options.file(format);
         options.onProgress?.({ format: format.name, phase: 'start' });

@@ -84,3 +84,16 @@ export async function fontFaceCss(
   );
   return rules.filter(Boolean).join('\n');
 }
+
+/**
+ * `@font-face` rules naming the faces as the system knows them (`local()`, by their PostScript name:
+ * no request, no embedding): for printing on this machine, where Chromium reads the same files.
+ */
+export function localFontFaceCss(faces: ReadonlyArray<FontFace> = DEFAULT_FONT_FACES): string {
+  return faces
+    .map((face) => {
+      const postscript = face.file.replace(/^.*\//, '').replace(/\.[a-z0-9]+$/i, '');
+      return `@font-face { font-family: '${face.family}'; src: local('${postscript}'); font-weight: ${face.weight}; font-style: ${face.style}; }`;
+    })
+    .join('\n');
+}

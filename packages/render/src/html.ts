@@ -4,7 +4,7 @@
  * directories' style sheets, embedded fonts and inline SVG charts.
  */
 import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
-import { fontFaceCss } from './fonts.ts';
+import { fontFaceCss, localFontFaceCss } from './fonts.ts';
 import { createReportEnvironment } from './internal/handlebars-env.ts';
 import { reportCharts } from './internal/report-charts.ts';
 import { reportView } from './internal/report-view.ts';
@@ -28,6 +28,25 @@ interface LaidOutSection {
 
 /** Renders the report model to an HTML document (a string). */
 export async function renderHtml(model: ReportModel, options: RenderHtmlOptions = {}): Promise<string> {
+  const page = renderHtmlPage(model, options);
+  return options.embedFonts === false ? withFonts(page, 'none') : withFonts(page, 'embedded');
+}
+
+/** How a page gets its fonts: embedded and cut to its characters, the system's by name (print), or none. */
+export type PageFonts = 'embedded' | 'local' | 'none';
+
+/**
+ * The page with its `@font-face` rules filled in: embedded fonts are cut to the finished page's
+ * characters; `local` names the system's Noto files instead, for Chromium printing on this machine
+ * (the same glyphs, without cutting fonts on the way to the PDF).
+ */
+export async function withFonts(page: string, fonts: PageFonts): Promise<string> {
+  const css = fonts === 'embedded' ? await fontFaceCss(page) : fonts === 'local' ? localFontFaceCss() : '';
+  return page.replace(FONT_FACES_PLACEHOLDER, () => css);
+}
+
+/** Renders the page with a placeholder where its fonts go (see {@link withFonts}). */
+export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = {}): string {
   // Every file is read and parsed first, so a broken override is named before anything renders.
   const sections = resolveSections(options.sections);
   const templates = loadTemplates(options.templateDirs ?? [], sectionPartials(sections));
@@ -38,21 +57,17 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
     if (s.compute && data === null) return [];
     return [{ partial: s.id, context: { ...view, section: data, title: s.title } }];
   });
-  const embed = options.embedFonts !== false;
   const hb = createReportEnvironment({
     // Chart labels come from the same display-safe model as the text (bidi controls stripped).
     charts: reportCharts(view.model),
     // The fonts are cut to the characters of the finished document, so they go in last.
-    fontFaces: embed ? FONT_FACES_PLACEHOLDER : '',
+    fontFaces: FONT_FACES_PLACEHOLDER,
     styles: templates.styles,
   });
   for (const [name, t] of templates.partials)
     hb.registerPartial(name, hb.compile(t.program, COMPILE_OPTIONS));
   const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
-  const html = layout({ ...view, sections: laidOut });
-  if (!embed) return html;
-  const css = await fontFaceCss(html);
-  return html.replace(FONT_FACES_PLACEHOLDER, () => css);
+  return layout({ ...view, sections: laidOut });
 }
 
 /** Where the layout's `{{fontFaces}}` go until the document's characters are known. */
