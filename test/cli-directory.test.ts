@@ -61,7 +61,10 @@ describe('--directory', () => {
     const pdf = pdfText(file('.pdf'));
     expect(pdf).toContain('Chargeback by cost center');
     expect(pdf).toContain('Autonomy, delegation and readiness by team');
-    expect(readFileSync(file('.html'), 'utf8')).toContain('id="teams"');
+    const html = readFileSync(file('.html'), 'utf8');
+    expect(html).toContain('id="teams"');
+    // The teams' changes carry the direction's colour class, as the summary's do.
+    expect(html.slice(html.indexOf('id="teams"'))).toMatch(/class="num change-(up|down|flat)"/);
     // People the directory does not list are counted under data quality.
     expect(model.dataQuality.some((f: { kind: string }) => f.kind === 'directory_unassigned')).toBe(true);
   });

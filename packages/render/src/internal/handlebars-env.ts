@@ -80,6 +80,8 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
     figureChange: (f) => formatFigureChange(f as Figure),
     /** `up`, `down`, `flat` or `none`: the class that colours a change by its direction. */
     changeClass: (f) => `change-${changeDirection(f as Figure)}`,
+    /** The same class for a bare change (a relative change, or a difference) in a table. */
+    signClass: (v) => `change-${changeDirection({ change: num(v) })}`,
     instant: (v) => (typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
     short: (v) => (v === null || v === undefined ? NOT_AVAILABLE : shortText(v)),
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),
