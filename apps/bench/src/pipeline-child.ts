@@ -87,7 +87,7 @@ async function fileSize(path: string): Promise<number> {
 const warmup = warmUpRendering(
   new Set(['html', ...(['pdf', 'xlsx'] as const).filter((f) => !skip.has(f))] as const),
 );
-await warmup.render();
+await warmup.modules();
 if (!skip.has('pdf')) await warmup.pdf();
 
 const recorder = new RequestRecorder();
@@ -137,7 +137,7 @@ const model: ReportModel = await stage('compute', async () => {
   return { value, measured: { requests: 0, bytes: 0, rows: value.users.length } };
 });
 
-const render = await warmup.render();
+const render = await import('@orgreport/render'); // loaded by the warm-up
 const html = await stage('html', async () => {
   const value = await render.renderHtml(model);
   return { value, measured: { requests: 0, bytes: Buffer.byteLength(value), rows: model.users.length } };

@@ -3,7 +3,9 @@
  * No animation and no randomness, so identical input gives identical SVG.
  */
 import { createHash } from 'node:crypto';
-import * as echarts from 'echarts';
+// ECharts' one-file build (declared in echarts-build.d.ts): the same library, loaded in about 80 ms
+// instead of about 450 ms for its hundreds of separate modules (a run's start is on the critical path).
+import * as echarts from 'echarts/dist/echarts.esm.min.mjs';
 import { shortText } from './display-text.ts';
 import { formatValue } from './format.ts';
 

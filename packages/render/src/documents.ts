@@ -164,19 +164,19 @@ export async function renderDocuments(
     },
     warn: (text) => warnings.push(text),
   };
-  // The formats are written side by side: while Chromium prints the PDF in its own process, this
-  // one writes the workbook. The first failure is the render's; the caller discards the files.
+  const chosen = [...registry.values()].filter((format) => options.formats.includes(format.name));
+  // The PDF's page is laid out before any other format starts, so that Chromium prints it while
+  // this process writes the others (a failed layout is the PDF's failure, reported by its write).
+  const printPage = chosen.some((f) => f.name === 'pdf') ? context.printHtml() : Promise.resolve('');
+  // The formats are written side by side. The first failure is the render's; the caller discards the files.
   await Promise.all(
-    [...registry.values()]
-      .filter((format) => options.formats.includes(format.name))
-      // The PDF's page is laid out first, so that Chromium prints while the others are written.
-      .sort((a, b) => Number(b.name === 'pdf') - Number(a.name === 'pdf'))
-      .map(async (format) => {
-        const file = options.file(format);
-        options.onProgress?.({ format: format.name, phase: 'start' });
-        await format.write(file, context);
-        options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
-      }),
+    chosen.map(async (format) => {
+      if (format.name !== 'pdf') await printPage.catch(() => undefined);
+      const file = options.file(format);
+      options.onProgress?.({ format: format.name, phase: 'start' });
+      await format.write(file, context);
+      options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
+    }),
   );
   return { warnings };
 }

@@ -71,7 +71,7 @@ describe('renderHtml', () => {
 
   it('embeds the fonts as data: URLs and references nothing remote', async () => {
     const html = await renderHtml(model);
-    expect(html).toMatch(/@font-face \{ font-family: 'Report Sans'; src: url\(data:font\/woff2;base64,/);
+    expect(html).toMatch(/@font-face \{ font-family: 'Report Sans'; src: url\(data:font\/woff;base64,/);
     expect(html).not.toContain('orgreport:font-faces'); // the placeholder is replaced
     expect(html).not.toMatch(/(src|href)="https?:/);
     expect(html).not.toMatch(/url\(["']?https?:/);

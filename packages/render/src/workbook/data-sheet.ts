@@ -4,10 +4,11 @@
  * merged cells, and a note under the table when there is one. A table longer than a sheet continues
  * on numbered sheets (`Users (2)`, ...), each part a table of its own (`tbl_users_2`).
  */
+import { setImmediate } from 'node:timers/promises';
 import type { SheetColumn, SheetColumnKind } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
 import { currencyExcelFormat, EXCEL_DATE_FORMAT, EXCEL_DATETIME_FORMAT, EXCEL_FORMATS } from '../format.ts';
-import { cellValue, keepInert } from './cell-values.ts';
+import { cellValue, INERT_TEXT_STYLE, looksLikeFormula } from './cell-values.ts';
 import type { SheetNames } from './sheet-names.ts';
 import type { TableNames } from './table-names.ts';
 import type { XlsxPackage } from './xlsx-package.ts';
@@ -36,6 +37,8 @@ const NOTE_FONT = { italic: true };
 // Not 9: ExcelJS leaves out columns of width 9 (its default), and Excel would show them narrower.
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
+/** Rows written between two pauses of the writer (about 50 ms of work). */
+const YIELD_EVERY_ROWS = 500;
 /** Rows looked at to fit column widths: enough to be representative, cheap for a million rows. */
 const WIDTH_SAMPLE = 2_000;
 
@@ -113,6 +116,9 @@ export async function writeDataSheet<Row>(
 ): Promise<void> {
   const widths = fittedWidths(columns, rows);
   const formats = columns.map((c) => numberFormatOf(c.kind, options.currency));
+  // One style object per column, shared by its cells: ExcelJS then finds a cell's style by the
+  // object (a WeakMap) instead of turning each cell's own copy into XML to look it up.
+  const styles = formats.map((numFmt) => (numFmt ? { numFmt } : {}));
   for (const part of parts) {
     const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((c, j) => ({
@@ -125,12 +131,18 @@ export async function writeDataSheet<Row>(
     header.font = HEADER_FONT;
     header.commit();
     for (let i = part.start; i < part.end; i++) {
+      // The rows are written in one go otherwise: a pause now and then lets the rest of the process
+      // (Chromium's messages while it prints the PDF) go on meanwhile.
+      if ((i - part.start) % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
       const source = rows[i]!;
       const values = columns.map((c) => cellValue(c.value(source), c.kind));
       const row = sheet.addRow(values);
-      values.forEach((v, j) => {
-        if (typeof v === 'string') keepInert(row.getCell(j + 1));
-      });
+      for (let j = 0; j < values.length; j++) {
+        const v = values[j];
+        row.getCell(j + 1).style = (
+          typeof v === 'string' && looksLikeFormula(v) ? INERT_TEXT_STYLE : styles[j]
+        ) as Partial<ExcelJS.Style>;
+      }
       row.commit();
     }
     const table = { name: part.table, columns: columns.map((c) => c.header), rows: part.end - part.start };
