@@ -3,7 +3,7 @@
  * in its own process) against the emulator in another:
  * (the built `dist/main.js`, as an installed package runs it)
  * - `monthly` with the comparison month already stored: its requests and bytes against a fresh run;
- * - `monthly --store` of a month the store holds: end to end (PDF, XLSX, HTML, JSON);
+ * - `monthly --store` of a month the store holds: end to end (PDF, XLSX, HTML, JSON), the median of three runs;
  * - the size of one month of the store;
  * - `sync` of one new day;
  * - `query` of a 12-month sum per user.
@@ -122,6 +122,8 @@ function monthBytes(store: string, month: string): number {
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+/** Runs of the end-to-end case; its figure is their median. */
+const END_TO_END_RUNS = 3;
 const MiB = 2 ** 20;
 
 /** The day after `day`. */
@@ -191,23 +193,32 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
       await run(api, today, ['sync', '--store', store, '--since', `${previous}-01`]);
     }
     // The store holds both months: the report reads them, nothing is fetched but which organization.
-    const e2e = await run(api, today, [
-      'monthly',
-      '--store',
-      store,
-      '--month',
-      month,
-      '--formats',
-      'pdf,xlsx,html,json',
-      '--out',
-      join(work, 'report'),
-    ]);
+    // Run several times: on two shared cores one run moves by several tenths of a second, so the
+    // figure is the median, with every run's time beside it.
+    const runs: Array<{ seconds: number; requests: number }> = [];
+    for (let i = 0; i < END_TO_END_RUNS; i++) {
+      runs.push(
+        await run(api, today, [
+          'monthly',
+          '--store',
+          store,
+          '--month',
+          month,
+          '--formats',
+          'pdf,xlsx,html,json',
+          '--out',
+          join(work, `report-${i + 1}`),
+        ]),
+      );
+    }
+    const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)]!;
     const limit = users <= 10_000 ? 5 : 30;
     add({
-      case: `monthly --store, month held (PDF, XLSX, HTML, JSON; ${e2e.requests} request(s))`,
-      value: round(e2e.seconds, 1),
+      case: `monthly --store, month held (PDF, XLSX, HTML, JSON; ${runs[0]!.requests} request(s); median of ${runs.length} runs: ${runs.map((r) => round(r.seconds, 1)).join(', ')} s)`,
+      value: round(median, 1),
       unit: 's',
-      ...(users === 10_000 || users === 100_000 ? { target: `<= ${limit} s`, ok: e2e.seconds <= limit } : {}),
+      ...(users === 10_000 || users === 100_000 ? { target: `<= ${limit} s`, ok: median <= limit } : {}),
     });
     const size = monthBytes(store, month);
     add({

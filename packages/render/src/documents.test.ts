@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { blockedRequestsWarning, documentFormats, registerFormat, renderDocuments } from './documents.ts';
+import type { PdfRenderer } from './pdf.ts';
 
 describe('blockedRequestsWarning', () => {
   it('counts every blocked request and names the first three, each cut to a readable length', () => {
@@ -64,5 +65,56 @@ describe('renderDocuments', () => {
     await expect(renderDocuments(model, { formats: ['docx'], file: () => join(dir, 'x') })).rejects.toThrow(
       'unknown format(s) docx: registered are json, html, pdf, xlsx, csv-figures',
     );
+  });
+
+  it('starts the other formats once the PDF page is loaded in Chromium, so that they are written while it prints', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+    const events: string[] = [];
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+    const chromium: PdfRenderer = {
+      blockedRequests: [],
+      async render(_html, _doc, on = {}) {
+        await pause(); // setting the page up
+        events.push('pdf loaded');
+        on.onLoaded?.();
+        await pause(); // printing
+        return new TextEncoder().encode('%PDF-1.7 printed');
+      },
+      async close() {},
+    };
+    await renderDocuments(makeFixtureModel(), {
+      formats: ['json', 'html', 'pdf'],
+      file: (f) => join(dir, `report.${f.extension}`),
+      pdfRenderer: async () => chromium,
+      onProgress: (e) => events.push(`${e.format} ${e.phase}`),
+    });
+    expect(events.slice(0, 2)).toEqual(['pdf start', 'pdf loaded']);
+    for (const format of ['json', 'html']) {
+      expect(events.indexOf(`${format} start`)).toBeGreaterThan(events.indexOf('pdf loaded'));
+    }
+    // Side by side: the JSON starts before the PDF is printed.
+    expect(events.indexOf('json start')).toBeLessThan(events.indexOf('pdf done'));
+    expect(readFileSync(join(dir, 'report.pdf'), 'utf8')).toBe('%PDF-1.7 printed');
+  });
+
+  it("fails with the PDF's error when Chromium fails before the page is loaded, the other formats not left waiting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+    const crashed: PdfRenderer = {
+      blockedRequests: [],
+      render: async () => {
+        throw new Error('Chromium crashed');
+      },
+      async close() {},
+    };
+    const events: string[] = [];
+    await expect(
+      renderDocuments(makeFixtureModel(), {
+        formats: ['json', 'pdf'],
+        file: (f) => join(dir, `report.${f.extension}`),
+        pdfRenderer: async () => crashed,
+        onProgress: (e) => events.push(`${e.format} ${e.phase}`),
+      }),
+    ).rejects.toThrow('Chromium crashed');
+    expect(events).toContain('json start');
   });
 });

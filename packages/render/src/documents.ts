@@ -19,6 +19,8 @@ export interface DocumentContext {
   printHtml(): Promise<string>;
   /** Records a warning of the render (returned by {@link renderDocuments}). */
   warn(text: string): void;
+  /** Tells the other formats they may start: the PDF's page is in Chromium, which prints on its own. */
+  printing(): void;
 }
 
 /** A document format: its name, the extension of its file and how it is written. */
@@ -85,12 +87,16 @@ const pdf: DocumentFormat = {
     const own = options.pdfRenderer ? undefined : await (await import('./pdf.ts')).createPdfRenderer();
     const renderer = own ?? (await options.pdfRenderer!());
     try {
-      const bytes = await renderer.render(page, {
-        title: reportTitle(model),
-        author: 'orgreport',
-        headerText: `${model.organization.name}, ${periodLabel(model)}`,
-        footerText: `generated ${model.generatedAt.slice(0, 10)} by orgreport`,
-      });
+      const bytes = await renderer.render(
+        page,
+        {
+          title: reportTitle(model),
+          author: 'orgreport',
+          headerText: `${model.organization.name}, ${periodLabel(model)}`,
+          footerText: `generated ${model.generatedAt.slice(0, 10)} by orgreport`,
+        },
+        { onLoaded: () => context.printing() },
+      );
       await writeFile(file, bytes);
       if (renderer.blockedRequests.length > 0) context.warn(blockedRequestsWarning(renderer.blockedRequests));
     } finally {
@@ -138,6 +144,10 @@ export async function renderDocuments(
     );
   }
   const warnings: string[] = [];
+  let printing = () => {};
+  const printingStarted = new Promise<void>((resolve) => {
+    printing = resolve;
+  });
   // The page is laid out once; the HTML file embeds its fonts cut to its characters, the PDF names
   // the system's (the same glyphs, without cutting fonts on the way to Chromium).
   let page: Promise<{ html: string; withFonts: typeof import('./html.ts').withFonts }> | undefined;
@@ -163,18 +173,24 @@ export async function renderDocuments(
       return withFonts(html, 'local');
     },
     warn: (text) => warnings.push(text),
+    printing,
   };
   const chosen = [...registry.values()].filter((format) => options.formats.includes(format.name));
-  // The PDF's page is laid out before any other format starts, so that Chromium prints it while
-  // this process writes the others (a failed layout is the PDF's failure, reported by its write).
-  const printPage = chosen.some((f) => f.name === 'pdf') ? context.printHtml() : Promise.resolve('');
-  // The formats are written side by side. The first failure is the render's; the caller discards the files.
+  const pdfFirst = chosen.some((f) => f.name === 'pdf');
+  // The formats are written side by side, the PDF first: the others start once its page is loaded in
+  // Chromium (or the PDF failed), so that Chromium prints while this process writes them; started
+  // earlier, their work would hold up the messages that lay the page out. The first failure is the
+  // render's; the caller discards the files.
   await Promise.all(
     chosen.map(async (format) => {
-      if (format.name !== 'pdf') await printPage.catch(() => undefined);
+      if (pdfFirst && format.name !== 'pdf') await printingStarted;
       const file = options.file(format);
       options.onProgress?.({ format: format.name, phase: 'start' });
-      await format.write(file, context);
+      try {
+        await format.write(file, context);
+      } finally {
+        if (format.name === 'pdf') printing();
+      }
       options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
     }),
   );

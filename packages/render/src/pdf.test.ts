@@ -147,3 +147,32 @@ describe('PDF page isolation', () => {
     expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
   });
 });
+
+describe('PDF renderer', () => {
+  it('says when the page is loaded and printing starts, once per document, each printed with scripts off', async () => {
+    // A fresh renderer: its first document takes the page it set up at launch, the second a new one.
+    const own = await createPdfRenderer({ executablePath: '/usr/bin/chromium' });
+    try {
+      for (const name of ['first', 'second']) {
+        const steps: string[] = [];
+        const printing = own
+          .render(
+            `<p id="t">${name}</p><script>document.getElementById('t').textContent = 'script ran'</script>`,
+            { title: name, author: 'test', headerText: '', footerText: '' },
+            { onLoaded: () => steps.push('loaded') },
+          )
+          .then((bytes) => {
+            steps.push('printed');
+            return bytes;
+          });
+        const file = join(scratch, `events-${name}.pdf`);
+        writeFileSync(file, await printing);
+        expect(steps).toEqual(['loaded', 'printed']);
+        expect(pdftotext(file)).toContain(name);
+        expect(pdftotext(file)).not.toContain('script ran');
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});

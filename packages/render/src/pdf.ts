@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { shortText, withoutBidiControls } from './display-text.ts';
 import { withPdfInfo } from './internal/pdf-info.ts';
 
@@ -32,10 +32,19 @@ export interface PdfDocumentOptions {
   footerText: string;
 }
 
+/** What a caller of {@link PdfRenderer.render} may hear about along the way. */
+export interface PdfRenderEvents {
+  /**
+   * The document is loaded in Chromium and printing starts: from here on Chromium works on its own,
+   * so the caller may start other heavy work (before, that work would hold up the page's setup).
+   */
+  onLoaded?: () => void;
+}
+
 /** A running browser that turns HTML into PDFs. */
 export interface PdfRenderer {
   /** Prints one HTML document to PDF bytes. */
-  render(html: string, options: PdfDocumentOptions): Promise<Uint8Array>;
+  render(html: string, options: PdfDocumentOptions, events?: PdfRenderEvents): Promise<Uint8Array>;
   /** Requests aborted so far because they were not `data:` URLs (all renders of this renderer). */
   readonly blockedRequests: ReadonlyArray<string>;
   /** Closes the browser and removes its temporary profile. */
@@ -100,26 +109,39 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
     throw error;
   }
   const blocked: string[] = [];
+  /** A page that runs no script and loads nothing but `data:` URLs. */
+  const preparedPage = async (): Promise<Page> => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(timeout);
+    await page.setJavaScriptEnabled(false);
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      const url = request.url();
+      if (url.startsWith('data:')) {
+        void request.continue();
+      } else {
+        blocked.push(url);
+        void request.abort('blockedbyclient');
+      }
+    });
+    await page.emulateMediaType('print');
+    return page;
+  };
+  // The first document's page is set up right away, while the report is still being computed (it
+  // takes a few dozen messages with Chromium, slow when this process is busy); a failure here is
+  // left to the render, which then sets up a page of its own.
+  let ready: Promise<Page> | undefined = preparedPage();
+  ready.catch(() => {});
 
   return {
     blockedRequests: blocked,
-    async render(html, doc) {
-      const page = await browser.newPage();
+    async render(html, doc, events = {}) {
+      const spare = ready;
+      ready = undefined;
+      const page = (await spare?.catch(() => undefined)) ?? (await preparedPage());
       try {
-        page.setDefaultTimeout(timeout);
-        await page.setJavaScriptEnabled(false);
-        await page.setRequestInterception(true);
-        page.on('request', (request) => {
-          const url = request.url();
-          if (url.startsWith('data:')) {
-            void request.continue();
-          } else {
-            blocked.push(url);
-            void request.abort('blockedbyclient');
-          }
-        });
         await page.setContent(withMetadata(html, doc), { waitUntil: 'load', timeout });
-        await page.emulateMediaType('print');
+        events.onLoaded?.();
         const pdf = await page.pdf({
           format: 'A4',
           printBackground: true,
@@ -137,6 +159,7 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
       }
     },
     async close() {
+      ready = undefined;
       try {
         await browser.close();
       } finally {

@@ -3,7 +3,6 @@
  * and an empty `limit` column (e-mails and names as they are, formula-like ones inert by their cell
  * style), and a reader returning the raw `email` and `limit` of each row (the CLI validates them).
  */
-import ExcelJS from 'exceljs';
 import { EXCEL_FORMATS } from '../format.ts';
 import { cellText, keepInert } from './cell-values.ts';
 import { readWorkbookTable } from './read-table.ts';
