@@ -372,10 +372,6 @@ function whatChangedOf(
   figures: readonly Figure[],
   controls: ControlsSection,
 ): ChangeFact[] {
-  const wasActive = (u: { id: string; email: string | null }) =>
-    previous !== null &&
-    (previous.active.ids.has(u.id) ||
-      (u.email !== null && previous.active.emails.has(u.email.toLowerCase())));
   const level = (f: 'value' | 'previous') => figures.find((x) => x.id === 'readiness_org_level')?.[f] ?? null;
   return whatChanged({
     figures,
