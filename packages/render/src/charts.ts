@@ -1,3 +1,4 @@
+/// <reference path="./echarts-build.d.ts" />
 /**
  * Charts as SVG strings rendered in Node by ECharts' server-side renderer, inlined into the HTML.
  * No animation and no randomness, so identical input gives identical SVG.

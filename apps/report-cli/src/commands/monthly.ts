@@ -31,7 +31,7 @@ async function monthlyOf(
   directory: PeopleDirectory | undefined,
 ): Promise<ProduceResult> {
   const formats = reportFormats(config, options.attachXlsx);
-  // The renderer loads and Chromium starts while the month is fetched.
+  // Chromium starts, and the PDF page's modules load, while the month is fetched or read.
   const warmup = warmUpRendering(formats, { executablePath: config.chromium });
   try {
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);
