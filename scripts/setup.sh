@@ -2,7 +2,7 @@
 # Sets up orgreport on a fresh machine with Node 20.19+ and apt. Safe to run again.
 #   - installs the pinned pnpm when it is missing (corepack's signature check fails here)
 #   - installs the workspace's dependencies exactly as locked
-#   - installs Chromium (for PDFs), fonts, poppler and openpyxl (for tests) from apt when missing
+#   - installs Chromium and its headless shell (for PDFs), fonts, poppler and openpyxl (for tests) from apt when missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +25,10 @@ hash -r
 
 # System packages: Chromium renders the PDF; fonts make it readable; poppler and openpyxl check outputs in tests.
 missing=()
-# ORGREPORT_CHROMIUM names another Chromium or Chrome binary; else Debian's package is used.
-chromium=${ORGREPORT_CHROMIUM:-/usr/bin/chromium}
+# ORGREPORT_CHROMIUM names another Chromium or Chrome binary; else Debian's packages are used: the
+# headless shell prints the PDF (faster to start and print), the full Chromium is what tests compare with.
+chromium=${ORGREPORT_CHROMIUM:-/usr/bin/chromium-headless-shell}
+[ -n "${ORGREPORT_CHROMIUM:-}" ] || [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 [ -n "${ORGREPORT_CHROMIUM:-}" ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -f /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf ] || missing+=(fonts-noto-core)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)

@@ -1,7 +1,7 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-// `templates` checks template directories, `warmup` starts loading the renderer and `format` is the
-// number formatter (the mail's too), none loading
+// `templates` checks template directories, `warmup` starts loading the renderer, `format` is the
+// number formatter (the mail's too) and `chromium` names the default Chromium, none loading
 // the renderer's heavy dependencies at import.
 export default packageConfig({
   entry: {
@@ -10,5 +10,6 @@ export default packageConfig({
     warmup: 'src/warmup.ts',
     format: 'src/format-entry.ts',
     documents: 'src/documents.ts',
+    chromium: 'src/chromium.ts',
   },
 });

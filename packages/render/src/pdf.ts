@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { defaultChromium, headlessModeOf } from './chromium.ts';
 import { shortText, withoutBidiControls } from './display-text.ts';
 import { withPdfInfo } from './internal/pdf-info.ts';
 
 /** Options of {@link createPdfRenderer}. */
 export interface PdfRendererOptions {
-  /** Chromium binary (default `/usr/bin/chromium`). */
+  /** Chromium binary (default: Chromium's headless shell, else Chromium; see {@link defaultChromium}). */
   executablePath?: string;
   /** Milliseconds to wait for a page to load and print (default 60 s). */
   timeoutMs?: number;
@@ -95,11 +96,12 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
   const userDataDir = await mkdtemp(join(tmpdir(), 'orgreport-chromium-'));
   const args = [...CHROMIUM_ARGS];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
+  const executablePath = options.executablePath ?? defaultChromium();
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
-      executablePath: options.executablePath ?? '/usr/bin/chromium',
-      headless: true,
+      executablePath,
+      headless: headlessModeOf(executablePath),
       userDataDir,
       args,
       timeout,

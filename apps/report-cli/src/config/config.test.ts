@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFileSchema, configJsonSchema, requireConnection, resolveConfig } from './config.ts';
+import { defaultChromium } from '@orgreport/render/chromium';
 
 const now = () => new Date('2026-11-22T15:30:00Z');
 
@@ -118,9 +119,9 @@ describe('resolveConfig', () => {
 });
 
 describe('chromium', () => {
-  it('is /usr/bin/chromium unless ORGREPORT_CHROMIUM or the config file names another, resolved like a path', () => {
+  it('is the default Chromium unless ORGREPORT_CHROMIUM or the config file names another, resolved like a path', () => {
     const { path, dir } = configFile({ chromium: 'bin/chrome' });
-    expect(resolveConfig({}, { env: {}, now, cwd: '/' }).chromium).toBe('/usr/bin/chromium');
+    expect(resolveConfig({}, { env: {}, now, cwd: '/' }).chromium).toBe(defaultChromium());
     expect(resolveConfig({ config: path }, { env: {}, now, cwd: '/' }).chromium).toBe(
       join(dir, 'bin/chrome'),
     );

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
+import { defaultChromium } from '@orgreport/render/chromium';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
 import {
@@ -155,9 +156,6 @@ export interface ConfigSources {
  * because a monthly run is unattended and a failure means no report.
  */
 export const DEFAULT_CLI_MAX_RETRIES = 4;
-
-/** Where Debian's and Ubuntu's apt packages put Chromium (`bash scripts/setup.sh` installs it). */
-export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 export { configFileSchema, MAX_RETRIES_LIMIT };
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -394,7 +392,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
       redirectOrigins: list(z.array(origin), 'allowRedirectTo') ?? [],
     },
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    chromium: path('chromium') ?? DEFAULT_CHROMIUM,
+    chromium: path('chromium') ?? defaultChromium(),
     today,
     now,
     configFile,

@@ -284,7 +284,7 @@ export const SETTINGS = {
   chromium: setting({
     env: 'ORGREPORT_CHROMIUM',
     help: 'a Chromium or Chrome binary; checked before fetching when a PDF is due',
-    default: '`/usr/bin/chromium`',
+    default: '`/usr/bin/chromium-headless-shell`, else `/usr/bin/chromium`',
     file: nonEmpty,
   }),
 } as const;

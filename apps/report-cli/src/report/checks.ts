@@ -42,7 +42,7 @@ export function checkChromium(config: Config, formats: ReadonlySet<ReportFormat>
   if (problem) {
     throw new UsageError(
       `no Chromium at ${config.chromium} (${problem}) to print the PDF: install it (bash scripts/setup.sh, ` +
-        'or apt-get install chromium), set ORGREPORT_CHROMIUM or "chromium" in the config file to a Chromium ' +
+        'or apt-get install chromium-headless-shell), set ORGREPORT_CHROMIUM or "chromium" in the config file to a Chromium ' +
         'or Chrome binary, or leave pdf out of --formats',
     );
   }
