@@ -187,7 +187,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     env: { ORGREPORT_CHROMIUM: '$DIR/no-chromium' },
     connect: false,
     message:
-      'no-chromium (ENOENT) to print the PDF: install it (bash scripts/setup.sh, or apt-get install chromium)',
+      'no-chromium (ENOENT) to print the PDF: install it (bash scripts/setup.sh, or apt-get install chromium-headless-shell)',
     exitCode: 2,
   },
   {
