@@ -3,7 +3,10 @@ import { CHROMIUM_PATHS, defaultChromium, headlessModeOf } from './chromium.ts';
 
 describe('defaultChromium', () => {
   it("prefers Chromium's headless shell, then Chromium, and names Chromium when neither runs", () => {
-    const only = (...present: string[]) => (path: string) => present.includes(path);
+    const only =
+      (...present: string[]) =>
+      (path: string) =>
+        present.includes(path);
     expect(defaultChromium(only('/usr/bin/chromium-headless-shell', '/usr/bin/chromium'))).toBe(
       '/usr/bin/chromium-headless-shell',
     );

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultChromium } from '@orgreport/render/chromium';
 import { describe, expect, it } from 'vitest';
 import { configFileSchema, configJsonSchema, requireConnection, resolveConfig } from './config.ts';
-import { defaultChromium } from '@orgreport/render/chromium';
 
 const now = () => new Date('2026-11-22T15:30:00Z');
 
