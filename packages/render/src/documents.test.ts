@@ -1,10 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { blockedRequestsWarning, documentFormats, registerFormat, renderDocuments } from './documents.ts';
 import type { PdfRenderer } from './pdf.ts';
+
+// Each test writes into a folder of its own under one scratch folder, removed at the end.
+const scratch = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('blockedRequestsWarning', () => {
   it('counts every blocked request and names the first three, each cut to a readable length', () => {
@@ -26,7 +30,7 @@ describe('blockedRequestsWarning', () => {
 
 describe('renderDocuments', () => {
   it('writes each chosen format to the file named for it, starting them in registration order, with progress', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const model = makeFixtureModel();
     const events: string[] = [];
     const { warnings } = await renderDocuments(model, {
@@ -47,7 +51,7 @@ describe('renderDocuments', () => {
   });
 
   it('takes formats registered by name, and names the registered ones for an unknown format', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     registerFormat({
       name: 'csv-figures',
       extension: 'csv',
@@ -68,7 +72,7 @@ describe('renderDocuments', () => {
   });
 
   it('starts the other formats once the PDF page is loaded in Chromium, so that they are written while it prints', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const events: string[] = [];
     const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
     const chromium: PdfRenderer = {
@@ -98,7 +102,7 @@ describe('renderDocuments', () => {
   });
 
   it("fails with the PDF's error when Chromium fails before the page is loaded, the other formats not left waiting", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
+    const dir = mkdtempSync(join(scratch, 'case-'));
     const crashed: PdfRenderer = {
       blockedRequests: [],
       render: async () => {
