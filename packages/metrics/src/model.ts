@@ -61,7 +61,7 @@ export type FigureId = (typeof FIGURE_IDS)[number];
 
 /**
  * One fact of the "what changed" paragraph that opens the report, in the order the paragraph tells
- * them (see {@link WHAT_CHANGED_RULE}): security-relevant control changes, the largest movers among
+ * them (the rule the definitions page states): security-relevant control changes, the largest movers among
  * the headline figures, new and lost users, seats that could be reclaimed, the readiness level.
  */
 export type ChangeFact =

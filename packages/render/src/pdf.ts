@@ -15,7 +15,7 @@ import { withPdfInfo } from './internal/pdf-info.ts';
 
 /** Options of {@link createPdfRenderer}. */
 export interface PdfRendererOptions {
-  /** Chromium binary (default: Chromium's headless shell, else Chromium; see {@link defaultChromium}). */
+  /** Chromium binary (default: Chromium's headless shell, else Chromium: `defaultChromium()` of `@orgreport/render/chromium`). */
   executablePath?: string;
   /** Milliseconds to wait for a page to load and print (default 60 s). */
   timeoutMs?: number;
