@@ -7,7 +7,14 @@ import { type Config, type ConfigFlags, organizationConfigs } from '../config/co
 import { type CommandContext, setUp } from '../context.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
-import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
+import {
+  checkChromium,
+  checkDelivery,
+  checkTemplates,
+  chromiumOf,
+  reportSummary,
+  summary,
+} from '../report/checks.ts';
 import { fileSlug, type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
 import type { Reporter } from '../reporter.ts';
@@ -32,7 +39,7 @@ async function monthlyOf(
 ): Promise<ProduceResult> {
   const formats = reportFormats(config, options.attachXlsx);
   // Chromium starts, and the PDF page's modules load, while the month is fetched or read.
-  const warmup = warmUpRendering(formats, { executablePath: config.chromium });
+  const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
   try {
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);
     const history = config.store

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultChromium } from '@orgreport/render/chromium';
 import { describe, expect, it } from 'vitest';
+import { chromiumOf } from '../report/checks.ts';
 import { configFileSchema, configJsonSchema, requireConnection, resolveConfig } from './config.ts';
 
 const now = () => new Date('2026-11-22T15:30:00Z');
@@ -121,7 +122,9 @@ describe('resolveConfig', () => {
 describe('chromium', () => {
   it('is the default Chromium unless ORGREPORT_CHROMIUM or the config file names another, resolved like a path', () => {
     const { path, dir } = configFile({ chromium: 'bin/chrome' });
-    expect(resolveConfig({}, { env: {}, now, cwd: '/' }).chromium).toBe(defaultChromium());
+    // Unset: the renderer's default, resolved where a PDF is made.
+    expect(resolveConfig({}, { env: {}, now, cwd: '/' }).chromium).toBeUndefined();
+    expect(chromiumOf(resolveConfig({}, { env: {}, now, cwd: '/' }))).toBe(defaultChromium());
     expect(resolveConfig({ config: path }, { env: {}, now, cwd: '/' }).chromium).toBe(
       join(dir, 'bin/chrome'),
     );

@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
-import { defaultChromium } from '@orgreport/render/chromium';
 import { z } from 'zod';
 import { AuthError, UsageError } from '../errors.ts';
 import {
@@ -77,8 +76,11 @@ export interface Config {
   requestLimits: RequestLimits;
   /** Time limit of the whole fetch (every request and retry), in ms; undefined: none. */
   deadlineMs?: number;
-  /** The Chromium (or Chrome) binary that prints the PDF. */
-  chromium: string;
+  /**
+   * The Chromium (or Chrome) binary that prints the PDF; undefined: the renderer's default (see
+   * `chromiumOf` in report/checks.ts), resolved where a PDF is made so that no other command loads it.
+   */
+  chromium: string | undefined;
   /** The day the run considers today (UTC): `--today` or the clock's. */
   today: IsoDate;
   /** The clock every stage receives. */
@@ -392,7 +394,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
       redirectOrigins: list(z.array(origin), 'allowRedirectTo') ?? [],
     },
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    chromium: path('chromium') ?? defaultChromium(),
+    chromium: path('chromium'),
     today,
     now,
     configFile,

@@ -1,6 +1,8 @@
 /** Checks made before any work starts, so a run never fetches a month only to fail on a setting. */
+
 import { accessSync, constants, statSync } from 'node:fs';
 import type { ReportModel } from '@orgreport/metrics';
+import { defaultChromium } from '@orgreport/render/chromium';
 import type { Config, ReportFormat } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import type { CommittedOutput } from '../output/atomic.ts';
@@ -36,12 +38,18 @@ export function checkDelivery(config: Config): void {
   if (problem) throw new UsageError(`--templates ${config.templates}: not a readable directory (${problem})`);
 }
 
+/** The Chromium of a run: the configured one, else the renderer's default (its headless shell, else Chromium). */
+export function chromiumOf(config: Config): string {
+  return config.chromium ?? defaultChromium();
+}
+
 /** Refuses a PDF run when the Chromium that prints it is not an executable file. */
 export function checkChromium(config: Config, formats: ReadonlySet<ReportFormat>): void {
-  const problem = formats.has('pdf') && pathProblem(config.chromium, 'executable file');
+  const chromium = chromiumOf(config);
+  const problem = formats.has('pdf') && pathProblem(chromium, 'executable file');
   if (problem) {
     throw new UsageError(
-      `no Chromium at ${config.chromium} (${problem}) to print the PDF: install it (bash scripts/setup.sh, ` +
+      `no Chromium at ${chromium} (${problem}) to print the PDF: install it (bash scripts/setup.sh, ` +
         'or apt-get install chromium-headless-shell), set ORGREPORT_CHROMIUM or "chromium" in the config file to a Chromium ' +
         'or Chrome binary, or leave pdf out of --formats',
     );

@@ -13,6 +13,7 @@ import { UsageError } from '../errors.ts';
 import { composeMail, sendMail } from '../mail/send.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
+import { chromiumOf } from './checks.ts';
 
 export interface ProduceOptions {
   config: Config;
@@ -170,7 +171,7 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   const { formats } = options;
   const mailing = config.mailTo.length > 0;
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
-  const warmup = options.warmup ?? warmUpRendering(formats, { executablePath: config.chromium });
+  const warmup = options.warmup ?? warmUpRendering(formats, { executablePath: chromiumOf(config) });
 
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;
