@@ -146,6 +146,19 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
   const store = join(work, 'store');
   const run = (api: Emulator, day: string, args: string[]) => orgreport(api, day, args, work);
   const api = await emulator(users, today, seed);
+  /** `monthly --store` of the bench's month in `formats`, into the folder `out` of the work folder. */
+  const monthlyFromStore = (formats: string, out: string) =>
+    run(api, today, [
+      'monthly',
+      '--store',
+      store,
+      '--month',
+      month,
+      '--formats',
+      formats,
+      '--out',
+      join(work, out),
+    ]);
   const [y, m] = month.split('-').map(Number) as [number, number];
   const previous = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
   const previousEnd = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
@@ -162,17 +175,7 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
         join(work, 'fresh'),
       ]);
       await run(api, today, ['sync', '--store', store, '--since', `${previous}-01`, '--until', previousEnd]);
-      const stored = await run(api, today, [
-        'monthly',
-        '--store',
-        store,
-        '--month',
-        month,
-        '--formats',
-        'json',
-        '--out',
-        join(work, 'stored'),
-      ]);
+      const stored = await monthlyFromStore('json', 'stored');
       const requests = stored.requests / fresh.requests;
       const bytes = stored.bytes / fresh.bytes;
       add({
@@ -197,19 +200,7 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
     // figure is the median, with every run's time beside it.
     const runs: Array<{ seconds: number; requests: number }> = [];
     for (let i = 0; i < END_TO_END_RUNS; i++) {
-      runs.push(
-        await run(api, today, [
-          'monthly',
-          '--store',
-          store,
-          '--month',
-          month,
-          '--formats',
-          'pdf,xlsx,html,json',
-          '--out',
-          join(work, `report-${i + 1}`),
-        ]),
-      );
+      runs.push(await monthlyFromStore('pdf,xlsx,html,json', `report-${i + 1}`));
     }
     const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;

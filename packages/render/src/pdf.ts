@@ -161,7 +161,6 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
       }
     },
     async close() {
-      ready = undefined;
       try {
         await browser.close();
       } finally {

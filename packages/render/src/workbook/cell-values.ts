@@ -30,8 +30,11 @@ export function cellText(value: unknown): string | null {
   return text.length > MAX_CELL_TEXT ? `${text.slice(0, MAX_CELL_TEXT - 1)}…` : text;
 }
 
-/** The style of a cell whose text looks like a formula: the text format (and so the quotePrefix style). */
-export const INERT_TEXT_STYLE: Readonly<Partial<ExcelJS.Style>> = { numFmt: TEXT_FORMAT };
+/**
+ * The style of a cell whose text looks like a formula: the text format (and so the quotePrefix
+ * style). One object shared by such cells: never change it.
+ */
+export const INERT_TEXT_STYLE: Partial<ExcelJS.Style> = { numFmt: TEXT_FORMAT };
 
 /** Gives a cell whose text looks like a formula the text format (and so the quotePrefix style). */
 export function keepInert(cell: ExcelJS.Cell): void {

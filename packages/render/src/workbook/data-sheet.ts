@@ -118,7 +118,7 @@ export async function writeDataSheet<Row>(
   const formats = columns.map((c) => numberFormatOf(c.kind, options.currency));
   // One style object per column, shared by its cells: ExcelJS then finds a cell's style by the
   // object (a WeakMap) instead of turning each cell's own copy into XML to look it up.
-  const styles = formats.map((numFmt) => (numFmt ? { numFmt } : {}));
+  const styles = formats.map((numFmt): Partial<ExcelJS.Style> => (numFmt ? { numFmt } : {}));
   for (const part of parts) {
     const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((c, j) => ({
@@ -139,9 +139,8 @@ export async function writeDataSheet<Row>(
       const row = sheet.addRow(values);
       for (let j = 0; j < values.length; j++) {
         const v = values[j];
-        row.getCell(j + 1).style = (
-          typeof v === 'string' && looksLikeFormula(v) ? INERT_TEXT_STYLE : styles[j]
-        ) as Partial<ExcelJS.Style>;
+        row.getCell(j + 1).style =
+          typeof v === 'string' && looksLikeFormula(v) ? INERT_TEXT_STYLE : styles[j]!;
       }
       row.commit();
     }
