@@ -48,8 +48,10 @@ export default class SummaryReporter implements Reporter {
     // Unref'd: a process that ends on its own never waits for this timer.
     setTimeout(() => {
       const code = counts.failed > 0 || (process.exitCode !== undefined && process.exitCode !== 0) ? 1 : 0;
+      // What still holds the event loop open names the culprit for whoever reads the CI log.
+      const holding = [...new Set(process.getActiveResourcesInfo())].join(', ') || 'nothing visible';
       this.#write(
-        `vitest had not exited ${this.#exitWithinMs / 1000} s after the run ended (its teardown hangs); exiting with the run's result (${code})\n`,
+        `vitest had not exited ${this.#exitWithinMs / 1000} s after the run ended (its teardown hangs; still open: ${holding}); exiting with the run's result (${code})\n`,
       );
       this.#exit(code);
     }, this.#exitWithinMs).unref();

@@ -39,8 +39,9 @@ describe('the summary reporter', () => {
   it('ends a passing run whose teardown hangs, with exit code 0 and a line saying why', async () => {
     const run = await runHangingFixture({ EXIT_WITHIN_MS: '1500' });
     expect(run.out).toContain('\n2 passed, 0 failed\n');
-    expect(run.out).toContain(
-      "vitest had not exited 1.5 s after the run ended (its teardown hangs); exiting with the run's result (0)",
+    // The fixture's teardown waits on a timer: the line names it among what still holds the process.
+    expect(run.out).toMatch(
+      /vitest had not exited 1\.5 s after the run ended \(its teardown hangs; still open: [^)]*\bTimeout\b[^)]*\); exiting with the run's result \(0\)/,
     );
     expect(run.code).toBe(0);
   }, 60_000);
