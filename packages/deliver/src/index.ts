@@ -1,0 +1,2 @@
+/** The delivery stage (see the package's README). */
+export {};
