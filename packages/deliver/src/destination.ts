@@ -54,6 +54,12 @@ export interface Delivery {
   target: string;
   /** Plain fields recorded with the delivery in the ledger (`month`, `scope`, `formats`, ...). */
   record: Readonly<Record<string, string>>;
+  /**
+   * Deliveries of one message to several targets share a group: the targets that store documents
+   * (an S3 bucket, a folder) are sent first, and the others (a Teams card, a webhook) receive
+   * where the documents now are as `SendContext.links`.
+   */
+  group?: string;
   /** Renders the message when it is due: a delivery the ledger holds as sent renders nothing. */
   message: () => Promise<DeliveryMessage>;
 }
@@ -70,6 +76,8 @@ export interface SendContext {
   signal: AbortSignal;
   /** A debug line; never pass it a secret or a signed URL. */
   log: (line: string) => void;
+  /** Where this message's documents were stored by earlier deliveries of its group (none: nowhere yet). */
+  links: ReadonlyArray<{ url: string; label: string }>;
 }
 
 /** What the receiving side said of a delivery, for the ledger. */
@@ -104,6 +112,8 @@ export interface DestinationDeclaration<Address = unknown> {
   syntax: string;
   /** The destination's settings. */
   settings: ReadonlyArray<DestinationSetting>;
+  /** It keeps the documents where others can fetch them (a bucket, a folder): sent first in a group. */
+  stores?: boolean;
   /**
    * Whether a target without a scheme belongs to this destination (`smtp` takes plain e-mail
    * addresses); targets with a scheme go to the destination of that scheme.
