@@ -13,10 +13,12 @@ import {
   type ReportPeriod,
 } from './model.ts';
 import type { ReportOptions } from './options.ts';
-import { type ReportSection, type SectionContext, SectionError } from './section.ts';
+import { applyScope } from './internal/apply-scope.ts';
+import { scopedFigures, reportScope, SCOPE_DEFINITIONS } from './internal/scoped-report.ts';
+import { type ReportSection, type SectionContext, SectionError, type SectionScopeMode } from './section.ts';
 import { type BuiltinMember, memberOf } from './sections/builtin.ts';
 import { glossary } from './sections/definitions/index.ts';
-import { BUILTIN_SECTIONS, isBuiltinSection, resolveSections } from './sections/index.ts';
+import { BUILTIN_SECTIONS, isBuiltinSection, resolveSections, sectionData } from './sections/index.ts';
 
 function reportPeriod(p: MonthPeriod): ReportPeriod {
   return {
@@ -50,14 +52,19 @@ function findingsOf(
  */
 export function buildReportModel(snapshot: Snapshot, options: ReportOptions): ReportModel {
   const added = resolveSections(options.sections).filter((s) => !isBuiltinSection(s));
-  const run = computeRun(snapshot, options);
+  // A scope is applied here, once, before anything is computed: every section sees its rows alone.
+  const scoped = options.scope ? applyScope(snapshot, options.scope.scope) : undefined;
+  const organization = options.scope?.organization;
+  const run = computeRun(scoped?.snapshot ?? snapshot, options, scoped);
+  const modeOf = (s: ReportSection): SectionScopeMode => (scoped ? (s.scope ?? 'scope') : 'scope');
   const base = {
-    snapshot,
+    snapshot: run.snapshot,
     options,
     period: run.period,
     comparison: run.comparison,
     shared: sharedOf(run),
     inputs: options.inputs ?? {},
+    scope: scoped?.scope ?? null,
   };
 
   // The built-in sections compute the model's members from what is shared; the model is not built yet.
@@ -67,7 +74,15 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
       throw new SectionError('a built-in section reads context.shared, not the model it helps build');
     },
   };
-  const builtin = new Map(BUILTIN_SECTIONS.map((s) => [s.id, s.compute?.(building) ?? null]));
+  // In a scoped report, a section of the organization's shows the organization report's figures
+  // (none without it) and an omitted one nothing.
+  const computeIn = (s: ReportSection, context: SectionContext): unknown => {
+    const mode = modeOf(s);
+    if (mode === 'omit') return null;
+    if (mode === 'organization') return organization ? sectionData(organization, s) : null;
+    return s.compute?.(context) ?? null;
+  };
+  const builtin = new Map(BUILTIN_SECTIONS.map((s) => [s.id, computeIn(s, building)]));
   const members = new Map<BuiltinMember | undefined, unknown>(
     [...builtin].map(([id, data]) => [memberOf(id), data]),
   );
@@ -87,7 +102,7 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
       baseUrl: snapshot.manifest.source.baseUrl,
     },
     pricing: run.pricing,
-    figures: run.figures,
+    figures: scoped ? scopedFigures(run.figures, organization) : run.figures,
     whatChanged: run.whatChanged,
     daily: run.daily,
     weekly: run.weekly,
@@ -101,13 +116,22 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     controls: member('controls'),
     seats: member('seats'),
     hookEvents: member('hookEvents'),
-    dataQuality: findingsOf(BUILTIN_SECTIONS, building, builtin),
+    // A scope's data is cut from the organization's: its findings are the organization's.
+    dataQuality: scoped
+      ? (organization?.dataQuality.map((f) => ({ ...f })) ?? [])
+      : findingsOf(BUILTIN_SECTIONS, building, builtin),
     // A built-in section without a member of its own (trend) is in the model, and its terms on the
     // definitions page, only when it computed something.
     definitions: glossary(
-      BUILTIN_SECTIONS.filter((s) => memberOf(s.id) || !s.compute || builtin.get(s.id) !== null),
+      BUILTIN_SECTIONS.filter(
+        (s) => modeOf(s) !== 'omit' && (memberOf(s.id) || !s.compute || builtin.get(s.id) !== null),
+      ),
     ),
   };
+  if (scoped) {
+    model.scope = reportScope(scoped.scope, [...BUILTIN_SECTIONS, ...added], modeOf);
+    model.definitions.push(...SCOPE_DEFINITIONS.map((d) => ({ ...d })));
+  }
   const ownData = [...builtin].filter(([id, data]) => !memberOf(id) && data !== null && data !== undefined);
   if (ownData.length > 0) model.sections = Object.fromEntries(ownData);
   if (added.length === 0) return model;
@@ -116,10 +140,19 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   const context: SectionContext = { ...base, model };
   const computed = new Map<string, unknown>();
   for (const section of added) {
-    if (section.compute) computed.set(section.id, section.compute(context));
+    if (section.compute || modeOf(section) === 'organization') computed.set(section.id, computeIn(section, context));
   }
-  model.dataQuality.push(...findingsOf(added, context, computed));
-  model.definitions.push(...added.flatMap((s) => (s.definitions ?? []).map((d) => ({ ...d }))));
+  // Checks run on what a section computed from the run's rows, not on the organization's context.
+  model.dataQuality.push(
+    ...findingsOf(
+      added.filter((s) => modeOf(s) === 'scope'),
+      context,
+      computed,
+    ),
+  );
+  model.definitions.push(
+    ...added.filter((s) => modeOf(s) !== 'omit').flatMap((s) => (s.definitions ?? []).map((d) => ({ ...d }))),
+  );
   return computed.size > 0
     ? { ...model, sections: { ...model.sections, ...Object.fromEntries(computed) } }
     : model;

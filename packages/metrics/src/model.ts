@@ -94,6 +94,43 @@ export interface Figure {
   unit: FigureUnit;
   /** Extra qualification to print next to the figure (e.g. "trailing 30 days, not the month's figure"). */
   note?: string;
+  /**
+   * In a scoped report, the organization's value of the same figure, for comparison ("your team
+   * 78 %, organization 86 %"); absent in the organization's report and where it is the organization's own.
+   */
+  organization?: number | null;
+}
+
+/** What a scoped report is for (absent in the organization's report). */
+export interface ReportScope {
+  kind: 'team' | 'cost-center' | 'manager';
+  /** The team, cost center or manager's e-mail as the directory writes it. */
+  name: string;
+  /** How the report names it: `Team Platform`, `Everyone under dana.lee@acme.test`. */
+  label: string;
+  /** File-name-safe form (`team-platform`). */
+  slug: string;
+  /** People in the scope on the period's last day. */
+  people: number;
+  /** Sections shown as organization context (the API gives them for the whole organization only). */
+  organizationSections: string[];
+  /** Sections left out of a scoped report. */
+  omittedSections: string[];
+}
+
+/**
+ * The privacy rules a document was made under (see the definitions page): the minimum group size,
+ * whether per-person rows were allowed for its reader, and whether identities are pseudonyms.
+ */
+export interface ReportPrivacy {
+  /** No group (team, cost center, language, model, level...) under this many people shows figures that single out people, unless per-person rows are allowed. */
+  minGroupSize: number;
+  /** Per-person rows (users, dormant seats, top users, user languages) are in the document. */
+  personRows: boolean;
+  /** E-mails and user ids are keyed pseudonyms. */
+  pseudonymized: boolean;
+  /** Groups whose figures were held back, by where they stood. */
+  suppressed: Array<{ where: string; group: string; people: number }>;
 }
 
 /** A span of report days (the period or the comparison period), copied from the manifest. */
@@ -119,12 +156,16 @@ export interface DailyRow {
   date: Day;
   /** False when no analytics endpoint returned a row for this day (its numbers are then 0). */
   hasData: boolean;
-  /** Standard credits (`billable_tokens` of `/tokens`). */
+  /** Standard credits (`billable_tokens` of `/tokens`; in a scoped report, the scope's `/users` credits). */
   credits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
+  /**
+   * `/tokens` token counts; null in a scoped report: the API gives tokens for the whole organization
+   * only (its per-user rows carry credits, not tokens).
+   */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
   /** `/tools` tool_calls. */
   tool_calls: number;
   /** Sum of `/tools` mcp_by_server invocations. */
@@ -169,10 +210,11 @@ export interface WeeklyRow {
   partial: boolean;
   /** Additive sums over the week's days inside the period (analytics daily totals). */
   credits: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
+  /** Null in a scoped report (see {@link DailyRow.input_tokens}). */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
   tool_calls: number;
   sessions: number;
   messages: number;
@@ -599,4 +641,8 @@ export interface ReportModel {
    * run has a history, and the configured sections of other packages that compute figures.
    */
   sections?: Record<string, unknown>;
+  /** The set of people a scoped report is for; absent in the organization's report. */
+  scope?: ReportScope;
+  /** The privacy rules the document was made under; absent before they are applied (see `protectModel`). */
+  privacy?: ReportPrivacy;
 }

@@ -2,6 +2,8 @@
  * Options of {@link buildReportModel}: everything configurable about the report's numbers.
  */
 import defaultLevelMapping from './default-level-mapping.json' with { type: 'json' };
+import type { ReportModel } from './model.ts';
+import type { ResolvedScope } from './scope.ts';
 import type { ReportSection, SectionInputs } from './section.ts';
 
 /** Criterion id -> readiness level (1..4) the criterion belongs to. */
@@ -29,6 +31,13 @@ export interface ReportOptions {
   sections?: ReadonlyArray<ReportSection>;
   /** Further inputs sections read by name (see {@link SectionInputs}). */
   inputs?: SectionInputs;
+  /**
+   * A report for a set of people: the scope (resolved against the directory over the snapshot's
+   * days), applied to the snapshot once before anything is computed; and the organization's own
+   * report model, whose figures the scope's are compared with and whose organization-only sections
+   * are shown as context (without it they are left out).
+   */
+  scope?: { scope: ResolvedScope; organization?: ReportModel };
 }
 
 /** The default criterion-to-level mapping that ships with the package (`default-level-mapping.json`). */

@@ -24,6 +24,7 @@ import type {
   WeeklyRow,
 } from './model.ts';
 import type { LevelMapping, ReportOptions } from './options.ts';
+import type { ResolvedScope } from './scope.ts';
 
 /** How a number is shown: the report's text formats and the workbook's number formats follow it. */
 export type ValueKind =
@@ -131,6 +132,11 @@ export interface DirectoryPerson {
   repositories: string[];
   /** The file's other columns, by header. */
   attributes: Readonly<Record<string, string>>;
+  /**
+   * The first day (`YYYY-MM-DD`) this row holds, when the directory is effective-dated (its
+   * `valid_from` column): a person's row holds until their next one. None: since always.
+   */
+  validFrom?: string | null;
 }
 
 /** A directory of people: e-mail to team, cost center and manager. */
@@ -248,6 +254,11 @@ export interface SectionContext {
   model: Readonly<ReportModel>;
   /** Further inputs of the run by name (see {@link SectionInputs}). */
   inputs: SectionInputs;
+  /**
+   * The set of people the report is for, when it is a scoped report: `snapshot` then holds only
+   * their rows (and no organization-wide analytics). Null for the organization's report.
+   */
+  scope: ResolvedScope | null;
 }
 
 /**
@@ -279,7 +290,21 @@ export interface ReportSection<Data = any> {
   /** The section's workbook sheets, in order. */
   // biome-ignore lint/suspicious/noExplicitAny: each sheet has rows of its own type.
   sheets?: ReadonlyArray<SectionSheet<any>>;
+  /**
+   * How the section reads in a report for a set of people (see {@link SectionScopeMode}); default
+   * `scope`: computed from the scope's rows, which is all a scoped run's snapshot holds.
+   */
+  scope?: SectionScopeMode;
 }
+
+/**
+ * How a section reads in a scoped report (a team's, a cost center's, a manager's people's):
+ * - `scope`: computed from the scope's rows (the scoped snapshot holds nothing else);
+ * - `organization`: what the API gives only for the whole organization, shown once as labelled
+ *   organization context (the organization report's figures of the section);
+ * - `omit`: left out of a scoped report.
+ */
+export type SectionScopeMode = 'scope' | 'organization' | 'omit';
 
 const SECTION_ID = /^[a-z][a-z0-9-]{0,62}$/;
 
@@ -319,6 +344,9 @@ export function defineSection<Data>(section: ReportSection<Data>): ReportSection
         `${what}: every sheet needs a name and either columns(model) and rows(model), or figures(model)`,
       );
     }
+  }
+  if (section.scope !== undefined && !['scope', 'organization', 'omit'].includes(section.scope)) {
+    throw new SectionError(`${what}: scope must be 'scope', 'organization' or 'omit'`);
   }
   const partial = section.partial as { file?: unknown; source?: unknown } | undefined;
   if (partial !== undefined && typeof partial.file !== 'string' && typeof partial.source !== 'string') {

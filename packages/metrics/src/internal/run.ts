@@ -4,7 +4,7 @@
  * comparison period, and the per-user totals. Sections see the public part as
  * `SectionContext.shared`; the built-in sections reach the rest with {@link runOf}.
  */
-import type { DayRange, MonthPeriod, Snapshot } from '@orgreport/api-core';
+import type { DayRange, MonthPeriod, OrgUser, Snapshot } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import type {
   AutonomyMix,
@@ -19,7 +19,9 @@ import type {
   WeeklyRow,
 } from '../model.ts';
 import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from '../options.ts';
+import { inScopeOn } from '../scope.ts';
 import type { SharedComputations } from '../section.ts';
+import type { ScopedInput } from './apply-scope.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
 import { controlChanges } from './transforms/controls.ts';
@@ -33,6 +35,7 @@ import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
 import { sumBy } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
 import { userTotals } from './transforms/user-totals.ts';
+import { usersDailySeries } from './transforms/users-daily-series.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
 import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
 import { whatChanged } from './transforms/what-changed.ts';
@@ -165,13 +168,46 @@ interface SpanInputs {
   controlChanges: number;
 }
 
+/**
+ * Where a run's days come from: the analytics endpoints' daily totals for the organization, or the
+ * `/users` rows of a scope (whose people's seats are those in the scope on a given day).
+ */
+interface DaySource {
+  daily(span: DayRange, activeUsersByDate: ReadonlyMap<string, number>): DailyRow[];
+  /** Days of the span with data (an `/activity` row, or for a scope any analytics row of the organization). */
+  dataDays(span: DayRange): Set<string>;
+  /** Distinct active users over the 30 days up to `day`; null when unknown. */
+  mauOn(day: string, daily: readonly DailyRow[]): number | null;
+  /** The organization users whose seats count on `day`. */
+  seatUsers(day: string): readonly OrgUser[];
+}
+
+function organizationDays(snapshot: Snapshot): DaySource {
+  return {
+    daily: (span, active) => dailySeries(snapshot, span, active),
+    dataDays: (span) => datesOf(inRange(snapshot.activity, span)),
+    mauOn: (day) => byDate(snapshot.activity).get(day)?.monthly_active_users ?? null,
+    seatUsers: () => snapshot.orgUsers,
+  };
+}
+
+function scopeDays(scoped: ScopedInput): DaySource {
+  const { snapshot, scope, organizationDays: days } = scoped;
+  return {
+    daily: (span) => usersDailySeries(snapshot.userDays, span, (d) => days.has(d)),
+    dataDays: (span) => new Set([...days].filter((d) => inSpan(d, span))),
+    mauOn: (day, daily) => daily.find((d) => d.date === day)?.mau_trailing_30d ?? null,
+    seatUsers: (day) => snapshot.orgUsers.filter((u) => inScopeOn(scope, u.email, day)),
+  };
+}
+
 /** The inputs of a span that the report does not otherwise build (the comparison period). */
-function spanInputs(snapshot: Snapshot, span: MonthPeriod, users: ColumnTable): SpanInputs {
+function spanInputs(snapshot: Snapshot, source: DaySource, span: MonthPeriod, users: ColumnTable): SpanInputs {
   return {
     span,
     users,
-    daily: dailySeries(snapshot, span, new Map()),
-    activityDates: datesOf(inRange(snapshot.activity, span)),
+    daily: source.daily(span, new Map()),
+    activityDates: source.dataDays(span),
     controlChanges: controlChanges(snapshot.controls, span).changes.length,
   };
 }
@@ -179,6 +215,7 @@ function spanInputs(snapshot: Snapshot, span: MonthPeriod, users: ColumnTable): 
 /** The figure values of one span (the period or the comparison period). */
 function spanFigures(
   snapshot: Snapshot,
+  source: DaySource,
   { span, users, daily, activityDates, controlChanges: changes }: SpanInputs,
   data: UserDayData,
   mapping: Readonly<Record<string, number>>,
@@ -187,12 +224,18 @@ function spanFigures(
   const who = activeIdentities(users, data);
   const activeUsers = who.ids.size;
   const dau = dauStats(daily, (d) => activityDates.has(d));
-  const lastActivity = byDate(snapshot.activity).get(span.end);
   const ratios = users
     .filter((d: Row) => d.user_messages > 0)
     .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
   const stats = autonomyStatsAt(autonomyStats(ratios), 0);
-  const seats = seatStats(snapshot.orgUsers, span.end, who.ids, who.emails, activeUsers, lastActiveOf(data));
+  const seats = seatStats(
+    source.seatUsers(span.end),
+    span.end,
+    who.ids,
+    who.emails,
+    activeUsers,
+    lastActiveOf(data),
+  );
   const { repos, ...org } = readinessAt(snapshot.readiness, span.end, mapping);
   return {
     autonomyUsers: stats.users,
@@ -205,7 +248,7 @@ function spanFigures(
       avg_dau: dau.avg,
       peak_dau: dau.max,
       stickiness: ratioOrNull(dau.avg, activeUsers),
-      mau_trailing_30d: lastActivity ? lastActivity.monthly_active_users : null,
+      mau_trailing_30d: source.mauOn(span.end, daily),
       autonomy_mean: stats.mean,
       autonomy_p50: stats.p50,
       autonomy_p90: stats.p90,
@@ -220,10 +263,11 @@ function spanFigures(
   };
 }
 
-/** True when the snapshot holds any analytics or `/users` row inside the span. */
-function hasDataIn(snapshot: Snapshot, span: DayRange): boolean {
+/** True when the snapshot (or, for a scope, the organization's) holds any analytics or `/users` row inside the span. */
+function hasDataIn(snapshot: Snapshot, span: DayRange, scoped: ScopedInput | undefined): boolean {
   const any = (rows: ReadonlyArray<{ date: string }>) => rows.some((r) => inSpan(r.date, span));
   return (
+    (scoped !== undefined && [...scoped.organizationDays].some((d) => inSpan(d, span))) ||
     any(snapshot.tokens) ||
     any(snapshot.tools) ||
     any(snapshot.activity) ||
@@ -243,8 +287,11 @@ function sharesOf(d: DailyRow) {
       };
 }
 
-/** Computes what the sections of a report share, once. */
-export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
+/**
+ * Computes what the sections of a report share, once. With `scoped`, the snapshot is a scope's
+ * (see apply-scope.ts) and the days come from its `/users` rows.
+ */
+export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: ScopedInput): Run {
   const { period, comparison } = snapshot.manifest;
   const mapping = options.levelMapping ?? DEFAULT_LEVEL_MAPPING;
   const topN = options.topN ?? DEFAULT_TOP_N;
@@ -257,14 +304,15 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
   const periodRows = withinSpan(data.table, period);
   const perDayUsers = usersByDay(periodRows);
   const activeByDate = new Map([...perDayUsers].map(([date, row]) => [date, row['active_users'] ?? 0]));
-  const daily = dailySeries(snapshot, period, activeByDate);
+  const source = scoped ? scopeDays(scoped) : organizationDays(snapshot);
+  const daily = source.daily(period, activeByDate);
   const rows = {
     tokens: inRange(snapshot.tokens, period),
     tools: inRange(snapshot.tools, period),
     activity: inRange(snapshot.activity, period),
     productivity: inRange(snapshot.productivity, period),
   };
-  const activityDates = datesOf(rows.activity);
+  const activityDates = source.dataDays(period);
   const controls = controlChanges(snapshot.controls, period);
   const hasActivity = (d: string) => activityDates.has(d);
 
@@ -293,6 +341,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
   const monthPrimary = primaryDelegation(weekLevels, data.levels);
   const current = spanFigures(
     snapshot,
+    source,
     {
       span: period,
       users: perUserActivity(weekLevels, 'active_days'),
@@ -313,12 +362,13 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions): Run {
   );
 
   // Headline figures of the comparison period.
-  const comparisonHasData = comparison !== null && hasDataIn(snapshot, comparison);
+  const comparisonHasData = comparison !== null && hasDataIn(snapshot, comparison, scoped);
   const previous =
     comparison && comparisonHasData
       ? spanFigures(
           snapshot,
-          spanInputs(snapshot, comparison, perUserActivity(withinSpan(data.table, comparison))),
+          source,
+          spanInputs(snapshot, source, comparison, perUserActivity(withinSpan(data.table, comparison))),
           data,
           mapping,
         )

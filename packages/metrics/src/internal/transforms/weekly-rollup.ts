@@ -39,11 +39,20 @@ export function weekSpans(period: DayRange): Span[] {
  * @example
  * sumDaily(period.daily).credits
  */
-export function sumDaily(daily: readonly DailyRow[]): Record<AdditiveField, number> {
-  const sums = Object.fromEntries(ADDITIVE_FIELDS.map((f) => [f, 0])) as Record<AdditiveField, number>;
-  for (const row of daily) for (const f of ADDITIVE_FIELDS) sums[f] += row[f];
-  return sums;
+export function sumDaily(daily: readonly DailyRow[]): DailySums {
+  const sums = Object.fromEntries(ADDITIVE_FIELDS.map((f) => [f, 0])) as Record<AdditiveField, number | null>;
+  for (const row of daily) {
+    for (const f of ADDITIVE_FIELDS) {
+      const value = row[f];
+      // A field a scoped report does not have (tokens) stays null: not given is not 0.
+      sums[f] = value === null || sums[f] === null ? null : sums[f]! + value;
+    }
+  }
+  return sums as DailySums;
 }
+
+/** Sums of the additive fields: the token counts are null where the days do not give them (a scope). */
+export type DailySums = { [F in AdditiveField]: DailyRow[F] };
 
 /**
  * Mean and max of DAU over the days that have an `/activity` row; nulls when none has.

@@ -40,6 +40,8 @@ function controlRows(model: ReportModel): ControlSheetRow[] {
 
 export const controls = builtinSection('controls', {
   id: 'controls',
+  // Enterprise settings belong to the organization, not to a set of people.
+  scope: 'organization',
   title: 'Enterprise-control changes',
   // The changes are found with the period's figures (controls_changes counts them).
   compute: (context) => runOf(context).controls,

@@ -26,6 +26,8 @@ const findingDetails = listSheet({
 
 export const dataQuality = defineSection({
   id: 'data-quality',
+  // The findings are about the organization's data, from which every scope is cut.
+  scope: 'organization',
   title: 'Data quality',
   checks: ({ snapshot }) =>
     [

@@ -5,6 +5,8 @@ import { builtinSection } from '../builtin.ts';
 
 export const hookEvents = builtinSection('hookEvents', {
   id: 'hook-events',
+  // The hook log is the machine's, not a set of people's.
+  scope: 'organization',
   title: 'Hook-log events',
   // Null without a hook log: the section is then left out of the document.
   compute: ({ snapshot, period }) =>

@@ -70,6 +70,8 @@ export function computeRollup(context: SectionContext): RollupSection | null {
 
 export const rollup = defineSection<RollupSection | null>({
   id: 'rollup',
+  // A rollup is over organizations, never over a set of people.
+  scope: 'omit',
   title: 'Organizations',
   compute: computeRollup,
   checks: (_context, data) =>

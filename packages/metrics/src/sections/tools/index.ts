@@ -108,6 +108,8 @@ function toolRows(model: ReportModel): ToolSheetRow[] {
 
 export const tools = builtinSection('tools', {
   id: 'tools',
+  // The API gives tools, MCP servers, skills, commands and hooks for the whole organization only.
+  scope: 'organization',
   title: 'Tools, MCP servers, skills, slash commands and hooks',
   compute: (context) => {
     const run = runOf(context);

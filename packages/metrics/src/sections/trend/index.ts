@@ -100,6 +100,8 @@ export function computeTrend(context: SectionContext): TrendSection | null {
 
 export const trend = defineSection<TrendSection | null>({
   id: 'trend',
+  // The store's months are the organization's: shown as its context in a scoped report.
+  scope: 'organization',
   title: 'Trend',
   compute: computeTrend,
   definitions: [

@@ -1,0 +1,145 @@
+/**
+ * Scopes on a small organization, hand-computed. The directory (effective-dated): Hana heads
+ * everything; Ivo manages Platform (Ann, Bob) and Jo manages Data (Cy); Bob moved from Data to
+ * Platform on 2026-03-16. March rows: Ann 600 credits on the 2nd and 100 on the 20th, Bob 50 on the
+ * 10th (still in Data) and 300 on the 20th (in Platform), Cy 40 on the 2nd, Dee (not in the
+ * directory) 9 on the 3rd. The organization's /tokens days carry exactly the users' sums.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildReportModel } from './build-report-model.ts';
+import type { Figure } from './model.ts';
+import { indexDirectory, parseScope, resolveScope, ScopeError, scopeText } from './scope.ts';
+import type { DirectoryPerson, PeopleDirectory } from './section.ts';
+import { activityDay, buildSnapshot, tokensDay, userDay } from './testing/snapshot-builder.ts';
+
+const person = (
+  email: string,
+  team: string,
+  manager: string | null,
+  extra: Partial<DirectoryPerson> = {},
+): DirectoryPerson => ({
+  email,
+  team,
+  costCenter: team === 'Data' ? 'CC-2' : 'CC-1',
+  manager,
+  repositories: [],
+  attributes: {},
+  ...extra,
+});
+
+const directory: PeopleDirectory = {
+  source: 'people.csv',
+  people: [
+    person('hana@x.test', 'Leadership', null),
+    person('ivo@x.test', 'Platform', 'hana@x.test'),
+    person('jo@x.test', 'Data', 'hana@x.test'),
+    person('ann@x.test', 'Platform', 'ivo@x.test'),
+    person('bob@x.test', 'Data', 'jo@x.test'),
+    person('bob@x.test', 'Platform', 'ivo@x.test', { validFrom: '2026-03-16' }),
+    person('cy@x.test', 'Data', 'jo@x.test'),
+  ],
+};
+
+const rows = [
+  userDay('a', '2026-03-02', { user_email: 'ann@x.test', billable_tokens: 600, tool_calls: 6, user_messages: 2, sessions: 1 }),
+  userDay('a', '2026-03-20', { user_email: 'ann@x.test', billable_tokens: 100, tool_calls: 2, user_messages: 1 }),
+  userDay('b', '2026-03-10', { user_email: 'bob@x.test', billable_tokens: 50, tool_calls: 1, user_messages: 1 }),
+  userDay('b', '2026-03-20', { user_email: 'bob@x.test', billable_tokens: 300, tool_calls: 9, user_messages: 3 }),
+  userDay('c', '2026-03-02', { user_email: 'cy@x.test', billable_tokens: 40, tool_calls: 1 }),
+  userDay('d', '2026-03-03', { user_email: 'dee@x.test', billable_tokens: 9, messages: 1 }),
+];
+const creditsOn = (date: string) => rows.filter((r) => r.date === date).reduce((a, r) => a + r.billable_tokens, 0);
+const days = [...new Set(rows.map((r) => r.date))];
+
+const snapshot = buildSnapshot({
+  month: '2026-03',
+  tokens: days.map((d) => tokensDay(d, { billable_tokens: creditsOn(d), input_tokens: 1000 })),
+  activity: days.map((d) => activityDay(d, { daily_active_users: rows.filter((r) => r.date === d).length })),
+  userDays: rows,
+  orgUsers: ['ann', 'bob', 'cy', 'dee', 'hana', 'ivo', 'jo'].map((n) => ({
+    id: n[0] === 'd' ? 'd' : n === 'hana' ? 'h' : n === 'ivo' ? 'i' : n === 'jo' ? 'j' : n[0]!,
+    email: `${n}@x.test`,
+    createdAt: '2026-01-01T00:00:00Z',
+  })),
+});
+const range = snapshot.manifest.fetchedRange;
+const index = indexDirectory(directory, range, { managers: true });
+const organization = buildReportModel(snapshot, { generatedAt: '2026-04-01T00:00:00Z' });
+const report = (scope: string) =>
+  buildReportModel(snapshot, {
+    generatedAt: '2026-04-01T00:00:00Z',
+    scope: { scope: resolveScope(index, parseScope(scope)), organization },
+  });
+const figure = (figures: readonly Figure[], id: string) => figures.find((f) => f.id === id)!;
+
+describe('scopes', () => {
+  it('reads and writes the scope forms, and refuses others', () => {
+    expect(parseScope('team:Platform')).toEqual({ kind: 'team', name: 'Platform' });
+    expect(parseScope(' manager: ivo@x.test ')).toEqual({ kind: 'manager', name: 'ivo@x.test' });
+    expect(scopeText(parseScope('cost-center:CC-1'))).toBe('cost-center:CC-1');
+    expect(parseScope('ORG')).toEqual({ kind: 'org', name: '' });
+    expect(() => parseScope('department:X')).toThrow(ScopeError);
+    expect(() => parseScope('team:')).toThrow(/expected org, team:NAME/);
+  });
+
+  it('follows the manager column through every level, and moves a person on the day of the move', () => {
+    const hana = resolveScope(index, parseScope('manager:hana@x.test'));
+    expect(Object.keys(hana.members).sort()).toEqual(['ann@x.test', 'bob@x.test', 'cy@x.test', 'ivo@x.test', 'jo@x.test']);
+    expect(hana.people).toBe(5);
+    const ivo = resolveScope(index, parseScope('manager:IVO@x.test'));
+    expect(ivo.members['bob@x.test']).toEqual([{ from: '2026-03-16', until: '2026-03-31' }]);
+    expect(ivo.members['ann@x.test']).toEqual([{ from: range.start, until: '2026-03-31' }]);
+    const data = resolveScope(index, parseScope('team:data'));
+    expect(data.members['bob@x.test']).toEqual([{ from: range.start, until: '2026-03-15' }]);
+    expect(data.label).toBe('Team Data');
+    expect(data.slug).toBe('team-data');
+    expect(data.people).toBe(2); // Jo and Cy on the 31st; Bob had moved
+  });
+
+  it('names the rows of a circle and of a manager the directory does not list', () => {
+    const circle: PeopleDirectory = {
+      source: 'loop.csv',
+      people: [person('a@x.test', 'T', 'b@x.test'), person('b@x.test', 'T', 'c@x.test'), person('c@x.test', 'T', 'a@x.test')],
+    };
+    expect(() => indexDirectory(circle, range, { managers: true })).toThrow(/loop\.csv: the manager column goes round in a circle .*a@x\.test -> b@x\.test -> c@x\.test -> a@x\.test/);
+    const missing: PeopleDirectory = { source: 'gap.csv', people: [person('a@x.test', 'T', 'boss@x.test')] };
+    expect(() => indexDirectory(missing, range, { managers: true })).toThrow(/boss@x\.test \(manager of a@x\.test\) is not a person of the directory/);
+    expect(() => resolveScope(index, parseScope('team:Mobile'))).toThrow(/no team "Mobile" in the directory; it knows Data, Leadership, Platform/);
+  });
+
+  it("computes a scope's figures from its people's rows on their days", () => {
+    const platform = report('team:Platform');
+    // Ann 600 + 100, Bob 300 (the 20th; his 50 on the 10th was Data's).
+    expect(figure(platform.figures, 'credits').value).toBe(1000);
+    expect(figure(platform.figures, 'tool_calls').value).toBe(17);
+    expect(figure(platform.figures, 'active_users').value).toBe(2);
+    // Days with data: 2nd, 3rd, 10th, 20th; Platform's distinct active users on them: 1, 0, 0, 2.
+    expect(figure(platform.figures, 'avg_dau').value).toBe(0.75);
+    expect(figure(platform.figures, 'peak_dau').value).toBe(2);
+    // Seats on the 31st: Ivo, Ann, Bob; active 2 of them.
+    expect(figure(platform.figures, 'seats').value).toBe(3);
+    expect(figure(platform.figures, 'seat_utilization').value).toBeCloseTo(2 / 3, 12);
+    // Autonomy: Ann 8/3, Bob 9/3 -> mean 17/6.
+    expect(figure(platform.figures, 'autonomy_mean').value).toBeCloseTo(17 / 6, 12);
+    // Tokens are not given per user; control changes are the organization's.
+    expect(figure(platform.figures, 'input_tokens').value).toBeNull();
+    expect(figure(platform.figures, 'input_tokens').note).toMatch(/Not available for a set of people/);
+    expect(figure(platform.figures, 'controls_changes').note).toMatch(/organization's figure/);
+    // The organization's value stands beside the scope's.
+    expect(figure(platform.figures, 'credits').organization).toBe(1099);
+    expect(platform.scope).toMatchObject({ kind: 'team', name: 'Platform', people: 3 });
+    expect(platform.scope?.organizationSections).toContain('tools');
+    expect(platform.users.map((u) => u.email).sort()).toEqual(['ann@x.test', 'bob@x.test']);
+    expect(platform.daily.find((d) => d.date === '2026-03-20')?.credits).toBe(400);
+  });
+
+  it('partitions the organization: the teams add up to the users of the directory', () => {
+    const teams = ['Platform', 'Data', 'Leadership'].map((t) => figure(report(`team:${t}`).figures, 'credits').value!);
+    // Everyone but Dee, who is not in the directory.
+    expect(teams.reduce((a, b) => a + b, 0)).toBe(1099 - 9);
+    const hana = report('manager:hana@x.test');
+    expect(figure(hana.figures, 'credits').value).toBe(1090);
+    const costCenters = ['CC-1', 'CC-2'].map((c) => figure(report(`cost-center:${c}`).figures, 'credits').value!);
+    expect(costCenters).toEqual([1000, 90]);
+  });
+});
