@@ -5,7 +5,9 @@
  * findings and its definitions.
  */
 import type { MonthPeriod, Snapshot } from '@orgreport/api-core';
+import { applyScope } from './internal/apply-scope.ts';
 import { computeRun, sharedOf } from './internal/run.ts';
+import { reportScope, SCOPE_DEFINITIONS, scopedFigures, scopedInputs } from './internal/scoped-report.ts';
 import {
   type DataQualityFinding,
   REPORT_MODEL_VERSION,
@@ -13,8 +15,6 @@ import {
   type ReportPeriod,
 } from './model.ts';
 import type { ReportOptions } from './options.ts';
-import { applyScope } from './internal/apply-scope.ts';
-import { scopedFigures, reportScope, SCOPE_DEFINITIONS } from './internal/scoped-report.ts';
 import { type ReportSection, type SectionContext, SectionError, type SectionScopeMode } from './section.ts';
 import { type BuiltinMember, memberOf } from './sections/builtin.ts';
 import { glossary } from './sections/definitions/index.ts';
@@ -63,7 +63,7 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     period: run.period,
     comparison: run.comparison,
     shared: sharedOf(run),
-    inputs: options.inputs ?? {},
+    inputs: scoped ? scopedInputs(options.inputs ?? {}, scoped.scope) : (options.inputs ?? {}),
     scope: scoped?.scope ?? null,
   };
 
@@ -140,7 +140,8 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
   const context: SectionContext = { ...base, model };
   const computed = new Map<string, unknown>();
   for (const section of added) {
-    if (section.compute || modeOf(section) === 'organization') computed.set(section.id, computeIn(section, context));
+    if (section.compute || modeOf(section) === 'organization')
+      computed.set(section.id, computeIn(section, context));
   }
   // Checks run on what a section computed from the run's rows, not on the organization's context.
   model.dataQuality.push(

@@ -41,14 +41,36 @@ const directory: PeopleDirectory = {
 };
 
 const rows = [
-  userDay('a', '2026-03-02', { user_email: 'ann@x.test', billable_tokens: 600, tool_calls: 6, user_messages: 2, sessions: 1 }),
-  userDay('a', '2026-03-20', { user_email: 'ann@x.test', billable_tokens: 100, tool_calls: 2, user_messages: 1 }),
-  userDay('b', '2026-03-10', { user_email: 'bob@x.test', billable_tokens: 50, tool_calls: 1, user_messages: 1 }),
-  userDay('b', '2026-03-20', { user_email: 'bob@x.test', billable_tokens: 300, tool_calls: 9, user_messages: 3 }),
+  userDay('a', '2026-03-02', {
+    user_email: 'ann@x.test',
+    billable_tokens: 600,
+    tool_calls: 6,
+    user_messages: 2,
+    sessions: 1,
+  }),
+  userDay('a', '2026-03-20', {
+    user_email: 'ann@x.test',
+    billable_tokens: 100,
+    tool_calls: 2,
+    user_messages: 1,
+  }),
+  userDay('b', '2026-03-10', {
+    user_email: 'bob@x.test',
+    billable_tokens: 50,
+    tool_calls: 1,
+    user_messages: 1,
+  }),
+  userDay('b', '2026-03-20', {
+    user_email: 'bob@x.test',
+    billable_tokens: 300,
+    tool_calls: 9,
+    user_messages: 3,
+  }),
   userDay('c', '2026-03-02', { user_email: 'cy@x.test', billable_tokens: 40, tool_calls: 1 }),
   userDay('d', '2026-03-03', { user_email: 'dee@x.test', billable_tokens: 9, messages: 1 }),
 ];
-const creditsOn = (date: string) => rows.filter((r) => r.date === date).reduce((a, r) => a + r.billable_tokens, 0);
+const creditsOn = (date: string) =>
+  rows.filter((r) => r.date === date).reduce((a, r) => a + r.billable_tokens, 0);
 const days = [...new Set(rows.map((r) => r.date))];
 
 const snapshot = buildSnapshot({
@@ -84,7 +106,13 @@ describe('scopes', () => {
 
   it('follows the manager column through every level, and moves a person on the day of the move', () => {
     const hana = resolveScope(index, parseScope('manager:hana@x.test'));
-    expect(Object.keys(hana.members).sort()).toEqual(['ann@x.test', 'bob@x.test', 'cy@x.test', 'ivo@x.test', 'jo@x.test']);
+    expect(Object.keys(hana.members).sort()).toEqual([
+      'ann@x.test',
+      'bob@x.test',
+      'cy@x.test',
+      'ivo@x.test',
+      'jo@x.test',
+    ]);
     expect(hana.people).toBe(5);
     const ivo = resolveScope(index, parseScope('manager:IVO@x.test'));
     expect(ivo.members['bob@x.test']).toEqual([{ from: '2026-03-16', until: '2026-03-31' }]);
@@ -99,12 +127,22 @@ describe('scopes', () => {
   it('names the rows of a circle and of a manager the directory does not list', () => {
     const circle: PeopleDirectory = {
       source: 'loop.csv',
-      people: [person('a@x.test', 'T', 'b@x.test'), person('b@x.test', 'T', 'c@x.test'), person('c@x.test', 'T', 'a@x.test')],
+      people: [
+        person('a@x.test', 'T', 'b@x.test'),
+        person('b@x.test', 'T', 'c@x.test'),
+        person('c@x.test', 'T', 'a@x.test'),
+      ],
     };
-    expect(() => indexDirectory(circle, range, { managers: true })).toThrow(/loop\.csv: the manager column goes round in a circle .*a@x\.test -> b@x\.test -> c@x\.test -> a@x\.test/);
+    expect(() => indexDirectory(circle, range, { managers: true })).toThrow(
+      /loop\.csv: the manager column goes round in a circle .*a@x\.test -> b@x\.test -> c@x\.test -> a@x\.test/,
+    );
     const missing: PeopleDirectory = { source: 'gap.csv', people: [person('a@x.test', 'T', 'boss@x.test')] };
-    expect(() => indexDirectory(missing, range, { managers: true })).toThrow(/boss@x\.test \(manager of a@x\.test\) is not a person of the directory/);
-    expect(() => resolveScope(index, parseScope('team:Mobile'))).toThrow(/no team "Mobile" in the directory; it knows Data, Leadership, Platform/);
+    expect(() => indexDirectory(missing, range, { managers: true })).toThrow(
+      /boss@x\.test \(manager of a@x\.test\) is not a person of the directory/,
+    );
+    expect(() => resolveScope(index, parseScope('team:Mobile'))).toThrow(
+      /no team "Mobile" in the directory; it knows Data, Leadership, Platform/,
+    );
   });
 
   it("computes a scope's figures from its people's rows on their days", () => {
@@ -134,12 +172,16 @@ describe('scopes', () => {
   });
 
   it('partitions the organization: the teams add up to the users of the directory', () => {
-    const teams = ['Platform', 'Data', 'Leadership'].map((t) => figure(report(`team:${t}`).figures, 'credits').value!);
+    const teams = ['Platform', 'Data', 'Leadership'].map(
+      (t) => figure(report(`team:${t}`).figures, 'credits').value!,
+    );
     // Everyone but Dee, who is not in the directory.
     expect(teams.reduce((a, b) => a + b, 0)).toBe(1099 - 9);
     const hana = report('manager:hana@x.test');
     expect(figure(hana.figures, 'credits').value).toBe(1090);
-    const costCenters = ['CC-1', 'CC-2'].map((c) => figure(report(`cost-center:${c}`).figures, 'credits').value!);
+    const costCenters = ['CC-1', 'CC-2'].map(
+      (c) => figure(report(`cost-center:${c}`).figures, 'credits').value!,
+    );
     expect(costCenters).toEqual([1000, 90]);
   });
 });

@@ -24,6 +24,7 @@ import type {
   WeeklyRow,
 } from './model.ts';
 import type { LevelMapping, ReportOptions } from './options.ts';
+import type { SectionPrivacy } from './privacy.ts';
 import type { ResolvedScope } from './scope.ts';
 
 /** How a number is shown: the report's text formats and the workbook's number formats follow it. */
@@ -295,6 +296,13 @@ export interface ReportSection<Data = any> {
    * `scope`: computed from the scope's rows, which is all a scoped run's snapshot holds.
    */
   scope?: SectionScopeMode;
+  /**
+   * How the section's figures are protected in a document whose reader may not see everyone's rows
+   * (see `protectModel`): per-person rows removed where `rules.personRows` is false, groups under
+   * `rules.minGroupSize` held back (`holdBackSmallGroups`). A section of another package without
+   * one is left out of such documents.
+   */
+  privacy?: (data: Data, rules: SectionPrivacy) => Data;
 }
 
 /**
@@ -331,7 +339,7 @@ export function defineSection<Data>(section: ReportSection<Data>): ReportSection
   if (typeof section.title !== 'string' || section.title.trim() === '') {
     throw new SectionError(`${what}: a title is required`);
   }
-  for (const key of ['compute', 'checks'] as const) {
+  for (const key of ['compute', 'checks', 'privacy'] as const) {
     if (section[key] !== undefined && typeof section[key] !== 'function') {
       throw new SectionError(`${what}: ${key} must be a function`);
     }

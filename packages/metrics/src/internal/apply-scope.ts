@@ -37,7 +37,10 @@ function emailsById(snapshot: Snapshot): Map<string, string> {
 }
 
 /** Row numbers of each user's `/users` rows, made once per snapshot (a distribution scopes one snapshot many times). */
-const rowsByUser = new WeakMap<UserDayColumns, { byId: Map<string, number[]>; emails: Map<string, string> }>();
+const rowsByUser = new WeakMap<
+  UserDayColumns,
+  { byId: Map<string, number[]>; emails: Map<string, string> }
+>();
 
 function userIndex(snapshot: Snapshot): { byId: Map<string, number[]>; emails: Map<string, string> } {
   const known = rowsByUser.get(snapshot.userDays);

@@ -35,8 +35,8 @@ import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
 import { sumBy } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
 import { userTotals } from './transforms/user-totals.ts';
-import { usersDailySeries } from './transforms/users-daily-series.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
+import { usersDailySeries } from './transforms/users-daily-series.ts';
 import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
 import { whatChanged } from './transforms/what-changed.ts';
 
@@ -202,7 +202,12 @@ function scopeDays(scoped: ScopedInput): DaySource {
 }
 
 /** The inputs of a span that the report does not otherwise build (the comparison period). */
-function spanInputs(snapshot: Snapshot, source: DaySource, span: MonthPeriod, users: ColumnTable): SpanInputs {
+function spanInputs(
+  snapshot: Snapshot,
+  source: DaySource,
+  span: MonthPeriod,
+  users: ColumnTable,
+): SpanInputs {
   return {
     span,
     users,

@@ -6,7 +6,20 @@
 import { FIGURE_RULES } from '../figure-rules.ts';
 import type { Definition, Figure, ReportModel, ReportScope } from '../model.ts';
 import type { ResolvedScope } from '../scope.ts';
-import type { ReportSection, SectionScopeMode } from '../section.ts';
+import type { ReportSection, SectionInputs, SectionScopeMode } from '../section.ts';
+
+/** The run's inputs as a scope's sections see them: the directory's rows of the scope's people alone. */
+export function scopedInputs(inputs: SectionInputs, scope: ResolvedScope): SectionInputs {
+  const { directory } = inputs;
+  if (!directory) return inputs;
+  return {
+    ...inputs,
+    directory: {
+      source: directory.source,
+      people: directory.people.filter((p) => scope.members[p.email.toLowerCase()] !== undefined),
+    },
+  };
+}
 
 /**
  * The scope's figures by their rules: summed and recomputed figures as the scope's rows give them,
@@ -19,12 +32,24 @@ export function scopedFigures(figures: readonly Figure[], organization: ReportMo
     const rule = FIGURE_RULES[f.id].people;
     const org = ofOrganization.get(f.id);
     if (rule.rule === 'unavailable') {
-      return { ...f, value: null, previous: null, change: null, note: `Not available for a set of people: ${rule.reason}.` };
+      return {
+        ...f,
+        value: null,
+        previous: null,
+        change: null,
+        note: `Not available for a set of people: ${rule.reason}.`,
+      };
     }
     if (rule.rule === 'organization' || rule.rule === 'per-organization') {
       return org
         ? { ...org, note: `The organization's figure: ${rule.reason}.` }
-        : { ...f, value: null, previous: null, change: null, note: `The organization's figure (${rule.reason}); not given.` };
+        : {
+            ...f,
+            value: null,
+            previous: null,
+            change: null,
+            note: `The organization's figure (${rule.reason}); not given.`,
+          };
     }
     return org ? { ...f, organization: org.value } : { ...f };
   });

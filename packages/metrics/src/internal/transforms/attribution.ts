@@ -15,14 +15,40 @@ export interface Placement {
   person: DirectoryPerson | null;
 }
 
-/** A lookup from e-mail (any case) to team and cost center. */
-export function placementOf(directory: PeopleDirectory): (email: string | null | undefined) => Placement {
-  const byEmail = new Map(directory.people.map((p) => [p.email.toLowerCase(), p]));
+/**
+ * A lookup from e-mail (any case) and day to team and cost center: the person's directory row in
+ * effect on that day (an effective-dated directory moves a person on the day of the move); without
+ * a day, their latest row.
+ */
+export function placementOf(
+  directory: PeopleDirectory,
+): (email: string | null | undefined, day?: string) => Placement {
+  const byEmail = new Map<string, DirectoryPerson[]>();
+  for (const p of directory.people) {
+    const rows = byEmail.get(p.email.toLowerCase()) ?? [];
+    rows.push(p);
+    byEmail.set(p.email.toLowerCase(), rows);
+  }
+  for (const rows of byEmail.values())
+    rows.sort((a, b) => ((a.validFrom ?? '') < (b.validFrom ?? '') ? -1 : 1));
   const unassigned: Placement = { team: UNASSIGNED, costCenter: UNASSIGNED, person: null };
-  return (email) => {
-    const person = email ? byEmail.get(email.toLowerCase()) : undefined;
+  return (email, day) => {
+    const rows = email ? byEmail.get(email.toLowerCase()) : undefined;
+    if (!rows) return unassigned;
+    let person: DirectoryPerson | undefined;
+    for (const row of rows) if (day === undefined || !row.validFrom || row.validFrom <= day) person = row;
     return person ? { team: person.team, costCenter: person.costCenter, person } : unassigned;
   };
+}
+
+/** The directory's people on `day`: each person's row then in effect, once. */
+export function peopleOn(directory: PeopleDirectory, day: string): DirectoryPerson[] {
+  const place = placementOf(directory);
+  const emails = new Set(directory.people.map((p) => p.email.toLowerCase()));
+  return [...emails].flatMap((e) => {
+    const p = place(e, day).person;
+    return p ? [p] : [];
+  });
 }
 
 /**

@@ -42,17 +42,17 @@ export function usersDailySeries(
   const days = eachDay(span.start, span.end);
   const first = toEpochDay(span.start);
   const byDay = new Map(days.map((d, i) => [d, i]));
-  const sums = Object.fromEntries(Object.keys(SUMMED).map((k) => [k, new Float64Array(days.length)])) as Record<
-    keyof typeof SUMMED,
-    Float64Array
-  >;
+  const sums = Object.fromEntries(
+    Object.keys(SUMMED).map((k) => [k, new Float64Array(days.length)]),
+  ) as Record<keyof typeof SUMMED, Float64Array>;
   // Each user's active days (epoch days), for distinct counts over a day and trailing windows.
   const activeDays = new Map<string, number[]>();
   const windowStart = toEpochDay(addDays(span.start, -(WINDOWS.mau_trailing_30d - 1)));
   const n = rows.user_id.length;
   for (let i = 0; i < n; i++) {
     const date = rows.date[i]!;
-    const active = (rows.tool_calls[i] ?? 0) > 0 || (rows.messages[i] ?? 0) > 0 || (rows.sessions[i] ?? 0) > 0;
+    const active =
+      (rows.tool_calls[i] ?? 0) > 0 || (rows.messages[i] ?? 0) > 0 || (rows.sessions[i] ?? 0) > 0;
     if (active) {
       const day = toEpochDay(date);
       if (day >= windowStart && day <= first + days.length - 1) {
@@ -63,11 +63,17 @@ export function usersDailySeries(
     }
     const at = byDay.get(date);
     if (at === undefined) continue;
-    for (const [field, column] of Object.entries(SUMMED) as Array<[keyof typeof SUMMED, keyof UserDayColumns]>) {
+    for (const [field, column] of Object.entries(SUMMED) as Array<
+      [keyof typeof SUMMED, keyof UserDayColumns]
+    >) {
       sums[field][at]! += Number(rows[column][i] ?? 0);
     }
   }
-  const distinct = { dau: new Int32Array(days.length), wau: new Int32Array(days.length), mau: new Int32Array(days.length) };
+  const distinct = {
+    dau: new Int32Array(days.length),
+    wau: new Int32Array(days.length),
+    mau: new Int32Array(days.length),
+  };
   for (const list of activeDays.values()) {
     list.sort((a, b) => a - b);
     // Each window counts the user once on every day it covers: mark the covered days, from the

@@ -7,9 +7,17 @@
  */
 import { fileURLToPath } from 'node:url';
 import { field } from '../../internal/sheet-columns.ts';
-import { placementOf, shareCents, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import {
+  peopleOn,
+  placementOf,
+  shareCents,
+  toCents,
+  UNASSIGNED,
+} from '../../internal/transforms/attribution.ts';
+import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { seatsAt } from '../../internal/transforms/seats.ts';
 import type { DataQualityFinding, Figure } from '../../model.ts';
+import { holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** A cost center, the credits no user carries, or the reconciliation (total). */
@@ -18,6 +26,8 @@ export interface ChargebackRow {
   kind: 'cost_center' | 'unattributed' | 'total';
   /** The cost center's teams, joined by ", ". */
   teams: string;
+  /** People the directory lists in the cost center at the period's end. */
+  people: number;
   active_users: number;
   seats: number;
   credits: number;
@@ -52,24 +62,38 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
   const directory = context.inputs.directory;
   if (!directory) return null;
   const place = placementOf(directory);
-  const centers = new Map<string, { teams: Set<string>; active: number; seats: number; credits: number }>();
+  const centers = new Map<
+    string,
+    { teams: Set<string>; people: number; active: number; seats: number; credits: number }
+  >();
   const center = (name: string) => {
     let c = centers.get(name);
     if (!c) {
-      c = { teams: new Set(), active: 0, seats: 0, credits: 0 };
+      c = { teams: new Set(), people: 0, active: 0, seats: 0, credits: 0 };
       centers.set(name, c);
     }
     return c;
   };
-  for (const p of directory.people) center(p.costCenter).teams.add(p.team);
-  const seats = seatsAt(context.snapshot.orgUsers, context.period.end);
-  for (const seat of seats) center(place(seat.email).costCenter).seats++;
+  const end = context.period.end;
+  for (const p of peopleOn(directory, end)) {
+    const c = center(p.costCenter);
+    c.teams.add(p.team);
+    c.people++;
+  }
+  const seats = seatsAt(context.snapshot.orgUsers, end);
+  for (const seat of seats) center(place(seat.email, end).costCenter).seats++;
+  // Each row's credits go to the cost center its person was in that day.
   let usersCredits = 0;
-  for (const u of context.shared.users) {
-    const c = center(place(u.email).costCenter);
-    c.credits += u.credits;
-    usersCredits += u.credits;
-    if (u.active_days > 0) c.active++;
+  for (const [name, sums] of sumsByGroup(
+    context.shared.userDays,
+    context.period,
+    place,
+    (p) => p.costCenter,
+  )) {
+    const c = center(name);
+    c.credits += sums.credits;
+    c.active += sums.active.size;
+    usersCredits += sums.credits;
   }
   if (centers.get(UNASSIGNED)?.teams.size === 0) centers.get(UNASSIGNED)!.teams.add(UNASSIGNED);
   const orgCredits = figureValue(context.shared.figures, 'credits');
@@ -95,6 +119,7 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
       name: 'Not attributed to a user',
       kind: 'unattributed' as const,
       teams: new Set<string>(),
+      people: 0,
       active: 0,
       seats: 0,
       credits: orgCredits - usersCredits,
@@ -121,6 +146,7 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
       cost_center: p.name,
       kind: p.kind,
       teams: [...p.teams].sort().join(', '),
+      people: p.people,
       active_users: p.active,
       seats: p.seats,
       credits: p.credits,
@@ -147,9 +173,10 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
   const creditTotal = sumCents(creditCents);
   const seatTotal = sumCents(seatCents);
   rows.push({
-    cost_center: 'Total (the organization)',
+    cost_center: context.scope ? 'Total' : 'Total (the organization)',
     kind: 'total',
     teams: '',
+    people: rows.reduce((a, r) => a + r.people, 0),
     active_users: rows.reduce((a, r) => a + r.active_users, 0),
     seats: rowSeats,
     credits: rowCredits,
@@ -172,11 +199,49 @@ function chargebackChecks(_context: SectionContext, data: ChargebackSection | nu
   ];
 }
 
+/** Where the cost centers held back for privacy are shown together. */
+export const HELD_BACK_COST_CENTERS = 'Other cost centers (held back: small groups)';
+
+/** The chargeback with cost centers under the minimum group size held back into one row of sums (the total stays exact). */
+export function protectChargeback(
+  data: ChargebackSection | null,
+  rules: SectionPrivacy,
+): ChargebackSection | null {
+  if (!data || rules.personRows) return data;
+  const { kept, held, people } = holdBackSmallGroups(
+    data.rows,
+    (r) => (r.kind === 'cost_center' ? (r.cost_center === UNASSIGNED ? r.seats : r.people) : null),
+    rules.minGroupSize,
+  );
+  rules.heldBack('Cost centers', held.length, people);
+  if (held.length === 0) return data;
+  const cents = (f: (r: ChargebackRow) => number | null) =>
+    held.some((r) => f(r) === null) ? null : held.reduce((a, r) => a + toCents(f(r)!), 0) / 100;
+  const merged: ChargebackRow = {
+    cost_center: HELD_BACK_COST_CENTERS,
+    kind: 'cost_center',
+    teams: '',
+    people,
+    active_users: held.reduce((a, r) => a + r.active_users, 0),
+    seats: held.reduce((a, r) => a + r.seats, 0),
+    credits: held.reduce((a, r) => a + r.credits, 0),
+    share: held.some((r) => r.share === null) ? null : held.reduce((a, r) => a + r.share!, 0),
+    credit_cost: cents((r) => r.credit_cost),
+    seat_cost: cents((r) => r.seat_cost),
+    total_cost: cents((r) => r.total_cost),
+  };
+  const at = kept.findIndex((r) => r.kind !== 'cost_center');
+  const rows = [...kept];
+  rows.splice(at < 0 ? rows.length : at, 0, merged);
+  return { ...data, rows };
+}
+
 export const chargeback = defineSection<ChargebackSection | null>({
   id: 'chargeback',
   title: 'Chargeback by cost center',
   compute: computeChargeback,
   checks: chargebackChecks,
+  privacy: protectChargeback,
   definitions: [
     {
       id: 'chargeback',
@@ -194,6 +259,7 @@ export const chargeback = defineSection<ChargebackSection | null>({
           field<ChargebackRow, 'cost_center'>('cost_center', 'text'),
           field('kind', 'text'),
           field('teams', 'text'),
+          field('people', 'integer'),
           field('active_users', 'integer'),
           field('seats', 'integer'),
           field('credits', 'integer'),

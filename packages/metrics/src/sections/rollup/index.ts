@@ -72,6 +72,8 @@ export const rollup = defineSection<RollupSection | null>({
   id: 'rollup',
   // A rollup is over organizations, never over a set of people.
   scope: 'omit',
+  // Organizations: no person, no group of people.
+  privacy: (data) => data,
   title: 'Organizations',
   compute: computeRollup,
   checks: (_context, data) =>

@@ -4,13 +4,15 @@
  * change on the previous month. Without a directory there are no teams and the section is left out.
  */
 import { fileURLToPath } from 'node:url';
-import { DELEGATION_LEVELS, toEpochDay } from '@orgreport/api-core';
+import { type DayRange, DELEGATION_LEVELS } from '@orgreport/api-core';
 import { costColumn, field } from '../../internal/sheet-columns.ts';
-import { placementOf, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { peopleOn, placementOf, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
+import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
 import { seatsAt } from '../../internal/transforms/seats.ts';
 import type { DataQualityFinding } from '../../model.ts';
+import { holdBackMix, holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** One team (or Unassigned). */
@@ -28,8 +30,10 @@ export interface TeamRow {
   /** Share of the users' credits. */
   share: number | null;
   autonomy_mean: number | null;
-  /** Share of the team's active users by primary delegation level. */
+  /** Share of the team's active users (those in it at the period's end) by primary delegation level. */
   delegation: Record<string, number>;
+  /** The active users the delegation mix is over. */
+  delegation_users: number;
   /** Mean latest readiness score of the team's repositories at the period's end; null when none known. */
   readiness_score: number | null;
   repositories: number;
@@ -45,28 +49,6 @@ export interface TeamsSection {
   unassigned: { active_users: number; seats: number; examples: string[] };
 }
 
-/** Credits and activity of each user e-mail (lower case) in the comparison period, from the user-day rows. */
-function previousByEmail(context: SectionContext): Map<string, { credits: number; active: boolean }> | null {
-  const { comparison } = context;
-  if (!comparison) return null;
-  const { table, emails } = context.shared.userDays;
-  const uid = table.array('uid') as ArrayLike<number>;
-  const day = table.array('day') as ArrayLike<number>;
-  const credits = table.array('billable_tokens') as ArrayLike<number | null>;
-  const active = table.array('active') as ArrayLike<number>;
-  const [from, to] = [toEpochDay(comparison.start), toEpochDay(comparison.end)];
-  const out = new Map<string, { credits: number; active: boolean }>();
-  for (let i = 0; i < uid.length; i++) {
-    if (day[i]! < from || day[i]! > to) continue;
-    const email = emails[uid[i]!]?.toLowerCase() ?? `id:${uid[i]}`;
-    const seen = out.get(email) ?? { credits: 0, active: false };
-    seen.credits += credits[i] ?? 0;
-    seen.active ||= active[i] === 1;
-    out.set(email, seen);
-  }
-  return out;
-}
-
 interface TeamAccumulator {
   costCenters: Set<string>;
   members: number;
@@ -78,6 +60,8 @@ interface TeamAccumulator {
   repos: Set<string>;
   previousCredits: number;
   previousActive: number;
+  /** Active users whose month delegation counts here (those in the team at the period's end). */
+  mixUsers: number;
 }
 
 /** The teams of the run: null without a directory. */
@@ -100,44 +84,53 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
         repos: new Set(),
         previousCredits: 0,
         previousActive: 0,
+        mixUsers: 0,
       };
       teams.set(name, t);
     }
     return t;
   };
-  for (const p of directory.people) {
+  const end = context.period.end;
+  for (const p of peopleOn(directory, end)) {
     const t = team(p.team);
     t.members++;
     t.costCenters.add(p.costCenter);
     for (const r of p.repositories) t.repos.add(r);
   }
   const unassigned = { active_users: 0, seats: 0, examples: [] as string[] };
-  for (const seat of seatsAt(context.snapshot.orgUsers, context.period.end)) {
-    const where = place(seat.email);
+  for (const seat of seatsAt(context.snapshot.orgUsers, end)) {
+    const where = place(seat.email, end);
     team(where.team).seats++;
     if (!where.person) unassigned.seats++;
   }
+  // Credits and active users by the team each row's person was in that day; a user's autonomy and
+  // delegation (month figures) count to the team they are in at the period's end.
+  const byTeam = (span: DayRange) => sumsByGroup(context.shared.userDays, span, place, (p) => p.team);
   let allCredits = 0;
+  for (const [name, sums] of byTeam(context.period)) {
+    const t = team(name);
+    t.credits += sums.credits;
+    t.active += sums.active.size;
+    allCredits += sums.credits;
+  }
   for (const u of context.shared.users) {
-    const where = place(u.email);
-    const t = team(where.team);
-    t.credits += u.credits;
-    allCredits += u.credits;
     if (u.active_days === 0) continue;
-    t.active++;
+    const where = place(u.email, end);
+    const t = team(where.team);
     if (u.autonomy !== null) t.ratios.push(u.autonomy);
     const level = u.primary_delegation ?? 'none';
     t.delegation.set(level, (t.delegation.get(level) ?? 0) + 1);
+    t.mixUsers++;
     if (!where.person) {
       unassigned.active_users++;
       if (unassigned.examples.length < 5) unassigned.examples.push(u.email ?? u.user_id);
     }
   }
-  const previous = previousByEmail(context);
-  for (const [email, p] of previous ?? []) {
-    const t = team(place(email.startsWith('id:') ? null : email).team);
-    t.previousCredits += p.credits;
-    if (p.active) t.previousActive++;
+  const previous = context.comparison ? byTeam(context.comparison) : null;
+  for (const [name, sums] of previous ?? []) {
+    const t = team(name);
+    t.previousCredits += sums.credits;
+    t.previousActive += sums.active.size;
   }
   const latest = latestReports(context.snapshot.readiness, context.period.end);
   const price = context.shared.pricing?.pricePerCredit ?? null;
@@ -161,14 +154,15 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
       autonomy_mean: t.ratios.length > 0 ? t.ratios.reduce((a, b) => a + b, 0) / t.ratios.length : null,
       // Every level, 0 where none (a team without active users has no mix).
       delegation:
-        t.active === 0
+        t.mixUsers === 0
           ? {}
           : Object.fromEntries(
               [...new Set([...DELEGATION_LEVELS, ...t.delegation.keys()])].map((level) => [
                 level,
-                (t.delegation.get(level) ?? 0) / t.active,
+                (t.delegation.get(level) ?? 0) / t.mixUsers,
               ]),
             ),
+      delegation_users: t.mixUsers,
       readiness_score: scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
       repositories: scores.length,
       previous_credits: hasPrevious ? t.previousCredits : null,
@@ -201,11 +195,73 @@ function teamChecks(context: SectionContext, data: TeamsSection | null): DataQua
   ];
 }
 
+/** Where the teams' rows held back for privacy are shown together. */
+export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
+
+/**
+ * The teams as a reader who may not see each person's rows may see them: teams under the minimum
+ * group size held back into one row of sums, and delegation levels under it left out of each mix.
+ */
+export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): TeamsSection | null {
+  if (!data || rules.personRows) return data;
+  const { kept, held, people } = holdBackSmallGroups(
+    data.rows,
+    (r) => (r.team === UNASSIGNED ? r.seats : r.members),
+    rules.minGroupSize,
+  );
+  rules.heldBack('Teams', held.length, people);
+  const rows = kept.map((r) => {
+    const counts = Object.fromEntries(
+      Object.entries(r.delegation).map(([level, share]) => [level, Math.round(share * r.delegation_users)]),
+    );
+    const mix = holdBackMix(counts, rules.minGroupSize);
+    return {
+      ...r,
+      delegation: Object.fromEntries(
+        Object.keys(r.delegation)
+          .filter((l) => !mix.held.includes(l))
+          .map((l) => [l, r.delegation[l]!]),
+      ),
+    };
+  });
+  if (held.length > 0) {
+    const sum = (f: (r: TeamRow) => number | null) =>
+      held.some((r) => f(r) === null) ? null : held.reduce((a, r) => a + f(r)!, 0);
+    const seats = sum((r) => r.seats) ?? 0;
+    const active = sum((r) => r.active_users) ?? 0;
+    const credits = sum((r) => r.credits) ?? 0;
+    const previousCredits = sum((r) => r.previous_credits);
+    const previousActive = sum((r) => r.previous_active_users);
+    rows.push({
+      team: HELD_BACK_TEAMS,
+      cost_center: '',
+      members: sum((r) => r.members) ?? 0,
+      seats,
+      active_users: active,
+      seat_utilization: seats > 0 ? active / seats : null,
+      credits,
+      cost: sum((r) => r.cost),
+      share: sum((r) => r.share),
+      autonomy_mean: null,
+      delegation: {},
+      delegation_users: 0,
+      readiness_score: null,
+      repositories: 0,
+      previous_credits: previousCredits,
+      credits_change: relativeChange(credits, previousCredits),
+      previous_active_users: previousActive,
+      active_users_change: previousActive === null ? null : active - previousActive,
+    });
+  }
+  return { rows, unassigned: { ...data.unassigned, examples: [] } };
+}
+
 export const teams = defineSection<TeamsSection | null>({
   id: 'teams',
   title: 'Teams',
   compute: computeTeams,
   checks: teamChecks,
+  privacy: protectTeams,
   definitions: [
     {
       id: 'teams',

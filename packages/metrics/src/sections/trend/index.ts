@@ -102,6 +102,8 @@ export const trend = defineSection<TrendSection | null>({
   id: 'trend',
   // The store's months are the organization's: shown as its context in a scoped report.
   scope: 'organization',
+  // Months of the organization: no person, no group of people.
+  privacy: (data) => data,
   title: 'Trend',
   compute: computeTrend,
   definitions: [

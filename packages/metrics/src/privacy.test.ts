@@ -1,0 +1,169 @@
+/**
+ * The privacy rules on a small organization, hand-computed, with a minimum group size of 3:
+ * Platform has 4 people (Ann, Bob, Cat, Dan), Data 3 (Eve, Fay, Gus), Tiny 1 (Hal, with 777 credits),
+ * Duo 2 (Ida, Jon); Kim is in no team of the directory. The control history names Eve as its author.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildReportModel } from './build-report-model.ts';
+import { holdBackMix, holdBackSmallGroups, identitiesOf, protectModel, WITHHELD } from './privacy.ts';
+import { indexDirectory, parseScope, resolveScope } from './scope.ts';
+import type { DirectoryPerson, PeopleDirectory } from './section.ts';
+import { BUILTIN_SECTIONS } from './sections/index.ts';
+import type { TeamsSection } from './sections/teams/index.ts';
+import { buildSnapshot, tokensDay, userDay } from './testing/snapshot-builder.ts';
+
+const teamOf: Record<string, string> = {
+  ann: 'Platform',
+  bob: 'Platform',
+  cat: 'Platform',
+  dan: 'Platform',
+  eve: 'Data',
+  fay: 'Data',
+  gus: 'Data',
+  hal: 'Tiny',
+  ida: 'Duo',
+  jon: 'Duo',
+};
+const directory: PeopleDirectory = {
+  source: 'people.csv',
+  people: Object.entries(teamOf).map(
+    ([n, team]): DirectoryPerson => ({
+      email: `${n}@x.test`,
+      team,
+      costCenter: `CC-${team}`,
+      manager: null,
+      repositories: [],
+      attributes: {},
+    }),
+  ),
+};
+const names = [...Object.keys(teamOf), 'kim'];
+const credits = (n: string) =>
+  n === 'hal' ? 777 : n === 'ida' ? 41 : n === 'jon' ? 43 : 100 + n.charCodeAt(0);
+const rows = names.map((n) =>
+  userDay(`id-${n}`, '2026-03-02', {
+    user_email: `${n}@x.test`,
+    billable_tokens: credits(n),
+    tool_calls: 3,
+    user_messages: 1,
+    delegation_level: n === 'hal' ? 'manual' : 'auto-high',
+  }),
+);
+const snapshot = buildSnapshot({
+  month: '2026-03',
+  tokens: [tokensDay('2026-03-02', { billable_tokens: rows.reduce((a, r) => a + r.billable_tokens, 0) })],
+  userDays: rows,
+  orgUsers: names.map((n) => ({
+    id: `id-${n}`,
+    email: `${n}@x.test`,
+    firstName: n.toUpperCase(),
+    lastName: 'Planted',
+  })),
+  controls: [
+    {
+      revision: 2,
+      settings: { cloudSessionSync: true },
+      user: { id: 'id-eve', email: 'eve@x.test', name: 'EVE Planted' },
+      updatedAt: '2026-03-05T10:00:00Z',
+    },
+    {
+      revision: 1,
+      settings: { cloudSessionSync: false },
+      user: { id: 'id-eve', email: 'eve@x.test', name: 'EVE Planted' },
+      updatedAt: '2026-01-20T10:00:00Z',
+    },
+  ],
+});
+const options = { generatedAt: '2026-04-01T00:00:00Z', inputs: { directory } };
+const organization = buildReportModel(snapshot, options);
+const people = identitiesOf(snapshot, directory);
+const index = indexDirectory(directory, snapshot.manifest.fetchedRange, { managers: true });
+
+describe('holding back small groups', () => {
+  it('holds back every group under the minimum and the next smallest until what is held back reaches it', () => {
+    // Sizes 4, 3, 1, 2 with a minimum of 3: 1 and 2 are held (3 people): enough.
+    expect(holdBackSmallGroups([4, 3, 1, 2], (s) => s, 3)).toEqual({ kept: [4, 3], held: [1, 2], people: 3 });
+    // Sizes 9, 4, 1 with a minimum of 3: 1 alone would be told by the total: 4 goes too.
+    expect(holdBackSmallGroups([9, 4, 1], (s) => s, 3)).toEqual({ kept: [9], held: [4, 1], people: 5 });
+    // Totals (null) are never held back; nothing small, nothing held.
+    expect(holdBackSmallGroups([5, null, 6], (s) => s, 3)).toEqual({
+      kept: [5, null, 6],
+      held: [],
+      people: 0,
+    });
+    expect(holdBackMix({ 'auto-high': 9, manual: 1, spec: 0 }, 3)).toEqual({
+      counts: {},
+      held: ['auto-high', 'manual'],
+      people: 10,
+    });
+    expect(holdBackMix({ 'auto-high': 9, manual: 2, spec: 3 }, 3)).toEqual({
+      counts: { 'auto-high': 9 },
+      held: ['manual', 'spec'],
+      people: 5,
+    });
+  });
+});
+
+describe('protectModel', () => {
+  it('gives a reader who may see nobody no person and no small group, in any member', () => {
+    const model = protectModel(organization, {
+      policy: { minGroupSize: 3, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    const text = JSON.stringify(model);
+    expect(model.users).toEqual([]);
+    expect(model.seats.dormant_users).toEqual([]);
+    const teams = model.sections?.teams as TeamsSection;
+    // Tiny (1), Duo (2) and the Unassigned (Kim's 1 seat) are held back together: 777 + 41 + 43 + 207 credits.
+    expect(teams.rows.map((r) => r.team)).toEqual([
+      'Platform',
+      'Data',
+      'Other teams (held back: small groups)',
+    ]);
+    expect(teams.rows.find((r) => r.team.startsWith('Other'))?.credits).toBe(777 + 41 + 43 + 207);
+    for (const figure of ['777', '"Tiny"', '"Duo"']) expect(text).not.toContain(figure);
+    for (const n of names) {
+      expect(text).not.toContain(`${n}@x.test`);
+      expect(text).not.toContain(`id-${n}`);
+      expect(text).not.toContain(`${n.toUpperCase()} Planted`);
+    }
+    expect(text).toContain(WITHHELD); // the control change's author
+    expect(model.privacy).toMatchObject({ minGroupSize: 3, personRows: false });
+    expect(model.definitions.find((d) => d.id === 'privacy')?.text).toMatch(/Minimum group size: 3 people/);
+  });
+
+  it("gives a manager their scope's people and nobody else", () => {
+    const scope = resolveScope(index, parseScope('team:Platform'));
+    const scoped = buildReportModel(snapshot, { ...options, scope: { scope, organization } });
+    const model = protectModel(scoped, {
+      policy: { minGroupSize: 3, personRows: 'scope' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    expect(model.users.map((u) => u.email).sort()).toEqual([
+      'ann@x.test',
+      'bob@x.test',
+      'cat@x.test',
+      'dan@x.test',
+    ]);
+    const text = JSON.stringify(model);
+    for (const n of ['eve', 'fay', 'gus', 'hal', 'ida', 'jon', 'kim']) {
+      expect(text).not.toContain(`${n}@x.test`);
+      expect(text).not.toContain(`id-${n}`);
+    }
+    // The organization's control change is context; its author is not the reader's to see.
+    expect(model.controls.changes[0]?.user.email).toBe(WITHHELD);
+  });
+
+  it('leaves the organization report to its named readers as it was', () => {
+    const model = protectModel(organization, {
+      policy: { minGroupSize: 3, personRows: 'all' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    expect(model.users).toHaveLength(organization.users.length);
+    expect(JSON.stringify(model)).toContain('hal@x.test');
+    expect((model.sections?.teams as TeamsSection).rows.map((r) => r.team)).toContain('Tiny');
+  });
+});

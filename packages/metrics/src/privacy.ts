@@ -1,0 +1,279 @@
+/**
+ * Privacy by construction: the one place every document passes through before it is written (the
+ * renderer applies {@link protectModel} to the model each format reads, and the message of a
+ * delivery is made from the same protected model). Three rules:
+ * - per-person rows (users, dormant seats, top users, user languages) only where the reader may see
+ *   them: everyone's (the organization report's named readers), their scope's people (a manager),
+ *   or nobody's (a cost-center owner);
+ * - where the reader may not see everyone's rows, no group (team, cost center, delegation level...)
+ *   under the minimum group size shows figures: its row is held back, with as many of the next
+ *   smallest as it takes for what is held back to reach the minimum itself (so no total minus the
+ *   rows shown singles it out), and the held-back rows are merged into one row where a section can;
+ * - nobody the reader may not see is named anywhere in the document: every e-mail, user id and full
+ *   name of the organization's other people is withheld from every text of the model.
+ * Sections declare how their own figures are protected (`ReportSection.privacy`); a section of
+ * another package that declares nothing is left out of documents for readers who may not see
+ * everyone's rows.
+ */
+import type { OrgUser, Snapshot } from '@orgreport/api-core';
+import type { ReportModel, ReportPrivacy } from './model.ts';
+import type { PeopleDirectory, ReportSection } from './section.ts';
+
+/** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */
+export const DEFAULT_MIN_GROUP_SIZE = 5;
+
+/** Whose per-person rows a reader may see. */
+export type PersonRows = 'all' | 'scope' | 'none';
+
+/** The privacy rules of one document (one reader). */
+export interface PrivacyPolicy {
+  /** Groups under this many people show no figures to a reader who may not see everyone's rows. */
+  minGroupSize: number;
+  /** Whose per-person rows the reader may see: everyone's, the scope's people's, or nobody's. */
+  personRows: PersonRows;
+  /** The e-mails and user ids are keyed pseudonyms (stated on the definitions page). */
+  pseudonymized?: boolean;
+}
+
+/** The organization report's policy for its named readers: every row, as the report has always had. */
+export const OPEN_POLICY: PrivacyPolicy = { minGroupSize: DEFAULT_MIN_GROUP_SIZE, personRows: 'all' };
+
+/** One person of the organization as documents may name them. */
+export interface Identity {
+  id?: string | null;
+  email?: string | null;
+  name?: string | null;
+}
+
+/** What a section's privacy hook receives. */
+export interface SectionPrivacy {
+  minGroupSize: number;
+  /** The reader may see each person's rows of the document (everyone's, or the scope's in a scoped report). */
+  personRows: boolean;
+  /** Records groups held back, for the document's privacy note. */
+  heldBack(where: string, groups: number, people: number): void;
+}
+
+/** What {@link protectModel} needs beside the model. */
+export interface ProtectOptions {
+  policy: PrivacyPolicy;
+  /** The report's sections (their privacy hooks); default: the built-in ones. */
+  sections: ReadonlyArray<ReportSection>;
+  /** Everyone of the organization who might be named (see {@link identitiesOf}): those the reader may not see are withheld. */
+  people: ReadonlyArray<Identity>;
+  /** People the reader may see besides their scope's (the reader themself, a scope's manager). */
+  reader?: ReadonlyArray<string>;
+}
+
+/** What stands where a person the reader may not see was named. */
+export const WITHHELD = '(withheld)';
+
+/**
+ * Everyone a document of this snapshot might name: the organization's users (id, e-mail, name),
+ * the `/users` rows' ids and e-mails, the control history's authors and the directory's people.
+ */
+export function identitiesOf(snapshot: Snapshot, directory?: PeopleDirectory): Identity[] {
+  const out: Identity[] = [];
+  const name = (u: Pick<OrgUser, 'firstName' | 'lastName'>) =>
+    [u.firstName, u.lastName].filter((p) => typeof p === 'string' && p.trim() !== '').join(' ') || null;
+  for (const u of snapshot.orgUsers) out.push({ id: u.id, email: u.email ?? null, name: name(u) });
+  const seen = new Set<string>();
+  const { user_id: ids, user_email: emails } = snapshot.userDays;
+  for (let i = 0; i < ids.length; i++) {
+    const key = `${ids[i]}\u0000${emails[i] ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ id: ids[i]!, email: emails[i] ?? null });
+  }
+  for (const c of snapshot.controls)
+    out.push({ id: c.user?.id ?? null, email: c.user?.email ?? null, name: c.user?.name ?? null });
+  for (const p of directory?.people ?? []) out.push({ email: p.email }, { email: p.manager });
+  return out;
+}
+
+/**
+ * Rows of groups under the minimum size held back (see the module's description): returns the rows
+ * kept, in order, and those held back. `sizeOf` gives a row's people (null: not a group, such as a
+ * total, never held back).
+ *
+ * @example
+ * holdBackSmallGroups(teams, (t) => t.members, 5).held.length
+ */
+export function holdBackSmallGroups<Row>(
+  rows: readonly Row[],
+  sizeOf: (row: Row) => number | null,
+  minGroupSize: number,
+): { kept: Row[]; held: Row[]; people: number } {
+  const groups = rows.map((row, i) => ({ row, i, size: sizeOf(row) })).filter((g) => g.size !== null);
+  const held = new Set(groups.filter((g) => g.size! < minGroupSize).map((g) => g.i));
+  let people = groups.filter((g) => held.has(g.i)).reduce((a, g) => a + g.size!, 0);
+  // What is held back must not be a small group itself: hold back the next smallest too.
+  const rest = groups.filter((g) => !held.has(g.i)).sort((a, b) => a.size! - b.size! || a.i - b.i);
+  while (held.size > 0 && people < minGroupSize && rest.length > 0) {
+    const next = rest.shift()!;
+    held.add(next.i);
+    people += next.size!;
+  }
+  return {
+    kept: rows.filter((_, i) => !held.has(i)),
+    held: rows.filter((_, i) => held.has(i)),
+    people,
+  };
+}
+
+/** A mix of people by level (counts and shares) with the levels under the minimum held back. */
+export function holdBackMix(
+  counts: Readonly<Record<string, number>>,
+  minGroupSize: number,
+): { counts: Record<string, number>; held: string[]; people: number } {
+  const levels = Object.keys(counts).filter((k) => (counts[k] ?? 0) > 0);
+  const { kept, held, people } = holdBackSmallGroups(levels, (k) => counts[k] ?? 0, minGroupSize);
+  return { counts: Object.fromEntries(kept.map((k) => [k, counts[k]!])), held, people };
+}
+
+/** Identities the reader may not see, as the exact tokens that name them (e-mails and ids lower-cased, names as written). */
+function deniedTokens(
+  people: ReadonlyArray<Identity>,
+  allowed: ReadonlySet<string>,
+): { tokens: Set<string>; names: Set<string> } {
+  const tokens = new Set<string>();
+  const names = new Set<string>();
+  for (const p of people) {
+    const email = p.email?.trim().toLowerCase();
+    const id = p.id?.trim().toLowerCase();
+    if ((email && allowed.has(email)) || (id && allowed.has(id))) continue;
+    if (email) tokens.add(email);
+    if (id && id.length >= 4) tokens.add(id);
+    if (p.name && p.name.trim().includes(' ')) names.add(p.name.trim());
+  }
+  // An identity someone allowed shares with someone denied stays (it is the allowed person's).
+  for (const a of allowed) tokens.delete(a);
+  return { tokens, names };
+}
+
+/** Word-like runs of a text that can be an e-mail or an id. */
+const TOKEN = /[\p{L}\p{N}_.+\-@]+/gu;
+
+/** A text with every denied identity replaced by {@link WITHHELD}. */
+function withholdIn(text: string, denied: { tokens: Set<string>; names: Set<string> }): string {
+  let out = text.replace(TOKEN, (token) => {
+    const t = token.toLowerCase();
+    if (denied.tokens.has(t)) return WITHHELD;
+    // A token may end in punctuation (an e-mail at a sentence's end).
+    const trimmed = t.replace(/[.\-+]+$/, '');
+    return trimmed !== t && denied.tokens.has(trimmed) ? WITHHELD + token.slice(trimmed.length) : token;
+  });
+  if (denied.names.size > 0 && out.includes(' ')) {
+    for (const name of denied.names) if (out.includes(name)) out = out.split(name).join(WITHHELD);
+  }
+  return out;
+}
+
+/** Every string of a JSON value passed through `fix`. */
+function mapStrings<T>(value: T, fix: (s: string) => string): T {
+  if (typeof value === 'string') return fix(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fix)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fix(k), mapStrings(v, fix)])) as T;
+  }
+  return value;
+}
+
+/** The rule in plain language, with the document's settings (definitions page). */
+export function privacyDefinition(privacy: ReportPrivacy): string {
+  const rows = privacy.personRows
+    ? 'This document includes per-person rows for the people its reader is responsible for.'
+    : 'This document includes no per-person rows: its reader sees groups only.';
+  const groups = privacy.personRows
+    ? ''
+    : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures: such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can.`;
+  const pseudonyms = privacy.pseudonymized
+    ? ' E-mails and user ids are keyed pseudonyms: the same person has the same pseudonym every month, and nothing in the document tells who they are.'
+    : '';
+  return `Minimum group size: ${privacy.minGroupSize} people. ${rows}${groups} People outside the document\u2019s readership are not named anywhere in it: where one was, it says ${WITHHELD}.${pseudonyms}`;
+}
+
+/**
+ * The model as a reader may see it under `policy`: per-person rows only where allowed, groups under
+ * the minimum size held back where the reader may not see everyone's rows, and nobody named whom the
+ * reader may not see. The model records the rules (`privacy`) and the definitions page states them.
+ */
+export function protectModel(model: ReportModel, options: ProtectOptions): ReportModel {
+  const { policy } = options;
+  const personRows =
+    policy.personRows === 'all' || (policy.personRows === 'scope' && model.scope !== undefined);
+  const suppressed: ReportPrivacy['suppressed'] = [];
+  const rules: SectionPrivacy = {
+    minGroupSize: policy.minGroupSize,
+    personRows,
+    heldBack: (where, groups, people) => {
+      if (groups > 0) suppressed.push({ where, group: `${groups} group${groups === 1 ? '' : 's'}`, people });
+    },
+  };
+  let out: ReportModel = structuredClone(model);
+  if (!personRows) {
+    out.users = [];
+    out.seats = { ...out.seats, dormant_users: [] };
+    protectDelegation(out, rules);
+  }
+  // Each section protects its own figures; one that cannot say how is left out for a restricted reader.
+  const sections: Record<string, unknown> = { ...out.sections };
+  for (const section of options.sections) {
+    if (!(section.id in sections)) continue;
+    if (section.privacy) sections[section.id] = section.privacy(sections[section.id], rules);
+    else if (policy.personRows !== 'all') delete sections[section.id];
+  }
+  out.sections = sections;
+  const privacy: ReportPrivacy = {
+    minGroupSize: policy.minGroupSize,
+    personRows,
+    pseudonymized: policy.pseudonymized ?? false,
+    suppressed,
+  };
+  out.privacy = privacy;
+  out.definitions = [
+    ...out.definitions.filter((d) => d.id !== 'privacy'),
+    { id: 'privacy', term: 'Privacy', text: privacyDefinition(privacy) },
+  ];
+  if (policy.personRows !== 'all') {
+    const allowed = new Set(
+      [
+        ...(options.reader ?? []),
+        ...out.users.flatMap((u) => [u.email, u.user_id]),
+        ...out.seats.dormant_users.flatMap((d) => [d.email, d.id]),
+      ]
+        .filter((v): v is string => typeof v === 'string' && v !== '')
+        .map((v) => v.toLowerCase()),
+    );
+    const denied = deniedTokens(options.people, allowed);
+    out = mapStrings(out, (s) => withholdIn(s, denied));
+  }
+  return out;
+}
+
+/** The month's and weeks' delegation mixes with levels under the minimum held back. */
+function protectDelegation(model: ReportModel, rules: SectionPrivacy): void {
+  const month = model.behaviour.month.delegation;
+  const { counts, held, people } = holdBackMix(month.counts, rules.minGroupSize);
+  rules.heldBack('Delegation levels of the month', held.length, people);
+  model.behaviour.month.delegation = {
+    active_users: month.active_users,
+    counts,
+    shares: Object.fromEntries(Object.keys(counts).map((k) => [k, month.shares[k] ?? null])),
+  };
+  for (const week of model.behaviour.weeks) {
+    const mix = holdBackMix(week.delegation.counts, rules.minGroupSize);
+    week.delegation = {
+      active_users: week.delegation.active_users,
+      counts: mix.counts,
+      shares: Object.fromEntries(Object.keys(mix.counts).map((k) => [k, week.delegation.shares[k] ?? null])),
+    };
+    const row = model.weekly.find((w) => w.week === week.span);
+    if (!row) continue;
+    for (const level of mix.held) {
+      const key: string = `delegation_${level.replace(/-/g, '_')}`;
+      if (key in row) (row as unknown as Record<string, unknown>)[key] = null;
+    }
+    if (mix.held.length > 0) row.delegation_other = null;
+  }
+}
