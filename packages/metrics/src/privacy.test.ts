@@ -164,6 +164,6 @@ describe('protectModel', () => {
     });
     expect(model.users).toHaveLength(organization.users.length);
     expect(JSON.stringify(model)).toContain('hal@x.test');
-    expect((model.sections?.teams as TeamsSection).rows.map((r) => r.team)).toContain('Tiny');
+    expect((model.sections!.teams as TeamsSection).rows.map((r) => r.team)).toContain('Tiny');
   });
 });

@@ -144,7 +144,7 @@ function deniedTokens(
     if ((email && allowed.has(email)) || (id && allowed.has(id))) continue;
     if (email) tokens.add(email);
     if (id && id.length >= 4) tokens.add(id);
-    if (p.name && p.name.trim().includes(' ')) names.add(p.name.trim());
+    if (p.name?.trim().includes(' ')) names.add(p.name.trim());
   }
   // An identity someone allowed shares with someone denied stays (it is the allowed person's).
   for (const a of allowed) tokens.delete(a);

@@ -268,7 +268,8 @@ export function resolveScope(index: DirectoryIndex, spec: ScopeSpec): ResolvedSc
     const until = segmentEnd(index, segment);
     for (const [email, row] of rows) {
       if (!inScope(segment, email, row)) continue;
-      const spells = (members[email] ??= []);
+      const spells = members[email] ?? [];
+      members[email] = spells;
       const previous = spells[spells.length - 1];
       // Consecutive segments of the same person join into one spell.
       if (previous && nextDay(previous.until) === from) previous.until = until;
@@ -306,7 +307,7 @@ function nextDay(day: string): string {
 export function inScopeOn(scope: ResolvedScope, email: string | null | undefined, day: string): boolean {
   if (!email) return false;
   const spells = scope.members[lower(email)];
-  return spells !== undefined && spells.some((s) => s.from <= day && day <= s.until);
+  return spells?.some((s) => s.from <= day && day <= s.until);
 }
 
 /** Checks a directory row's `valid_from` (a `YYYY-MM-DD` day, or none). */
