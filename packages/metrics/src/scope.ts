@@ -307,7 +307,7 @@ function nextDay(day: string): string {
 export function inScopeOn(scope: ResolvedScope, email: string | null | undefined, day: string): boolean {
   if (!email) return false;
   const spells = scope.members[lower(email)];
-  return spells?.some((s) => s.from <= day && day <= s.until);
+  return spells?.some((s) => s.from <= day && day <= s.until) ?? false;
 }
 
 /** Checks a directory row's `valid_from` (a `YYYY-MM-DD` day, or none). */
