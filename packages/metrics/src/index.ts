@@ -8,6 +8,7 @@
  */
 export { buildReportModel } from './build-report-model.ts';
 export { DEFINITIONS, READINESS_LEVEL_RULE } from './definitions.ts';
+export { type CombineRule, FIGURE_RULES, type FigureRule } from './figure-rules.ts';
 export { CHANGED_REDACTED, SECURITY_SETTINGS } from './internal/transforms/controls.ts';
 export { MIX_TOLERANCE, USERS_TOTAL_TOLERANCE } from './internal/transforms/data-quality.ts';
 export { READINESS_LEVEL_NAMES } from './internal/transforms/readiness.ts';
@@ -23,6 +24,44 @@ export {
   type ReportOptions,
 } from './options.ts';
 export {
+  DEFAULT_MIN_GROUP_SIZE,
+  holdBackMix,
+  holdBackSmallGroups,
+  type Identity,
+  identitiesOf,
+  OPEN_POLICY,
+  type PersonRows,
+  type PrivacyPolicy,
+  type ProtectOptions,
+  protectModel,
+  type SectionPrivacy,
+  WITHHELD,
+} from './privacy.ts';
+export {
+  PSEUDONYM_DOMAIN,
+  type Pseudonymizer,
+  pseudonymizeDirectory,
+  pseudonymizer,
+  pseudonymizeSnapshot,
+} from './pseudonyms.ts';
+export {
+  type DirectoryIndex,
+  indexDirectory,
+  inScopeOn,
+  isValidFrom,
+  ORGANIZATION_SCOPE,
+  parseScope,
+  type ResolvedScope,
+  resolveScope,
+  SCOPE_KINDS,
+  ScopeError,
+  type ScopeKind,
+  type ScopeSpec,
+  type ScopeSpell,
+  scopeNames,
+  scopeText,
+} from './scope.ts';
+export {
   type DirectoryPerson,
   defineSection,
   type FiguresSheet,
@@ -33,6 +72,7 @@ export {
   type SectionContext,
   SectionError,
   type SectionInputs,
+  type SectionScopeMode,
   type SectionSheet,
   type SharedComputations,
   type SharedTable,

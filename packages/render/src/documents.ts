@@ -6,7 +6,15 @@
  * JSON-only run never loads ECharts, ExcelJS or Puppeteer.
  */
 import { stat, writeFile } from 'node:fs/promises';
-import type { ReportModel, ReportSection } from '@orgreport/metrics';
+import {
+  type Identity,
+  OPEN_POLICY,
+  type PrivacyPolicy,
+  protectModel,
+  type ReportModel,
+  type ReportSection,
+  resolveSections,
+} from '@orgreport/metrics';
 import type { PdfRenderer } from './pdf.ts';
 
 /** What a format's writer receives besides its file. */
@@ -30,9 +38,24 @@ export interface DocumentFormat {
   write(file: string, context: DocumentContext): Promise<void>;
 }
 
+/** Who a document is for, as the privacy rules need it (see `protectModel` of `@orgreport/metrics`). */
+export interface DocumentReader {
+  policy: PrivacyPolicy;
+  /** Everyone of the organization a document might name (`identitiesOf`); those the reader may not see are withheld. */
+  people: ReadonlyArray<Identity>;
+  /** People the reader may see besides their scope's (the reader themself). */
+  reader?: ReadonlyArray<string>;
+}
+
 export interface RenderDocumentsOptions {
   /** The formats to write, by name; they are written in the order they were registered. */
   formats: ReadonlyArray<string>;
+  /**
+   * Who the documents are for: every format reads the model as `protectModel` leaves it for this
+   * reader. Default: the organization report's named readers (every row, as the report always had).
+   * A model already protected (its `privacy` set) is used as it is.
+   */
+  reader?: DocumentReader;
   /** The file each format's document goes to. */
   file: (format: DocumentFormat) => string;
   /** User template directories (see `renderHtml`). */
@@ -134,9 +157,11 @@ export function documentFormats(): string[] {
  * await renderDocuments(model, { formats: ['pdf', 'xlsx'], file: (f) => `out/report.${f.extension}` });
  */
 export async function renderDocuments(
-  model: ReportModel,
+  unprotected: ReportModel,
   options: RenderDocumentsOptions,
-): Promise<{ warnings: string[] }> {
+): Promise<{ warnings: string[]; model: ReportModel }> {
+  // The one place every format passes through: no format reads the model before privacy applies.
+  const model = protectFor(unprotected, options);
   const unknown = options.formats.filter((name) => !registry.has(name));
   if (unknown.length > 0) {
     throw new RangeError(
@@ -194,5 +219,23 @@ export async function renderDocuments(
       options.onProgress?.({ format: format.name, phase: 'done', bytes: (await stat(file)).size });
     }),
   );
-  return { warnings };
+  return { warnings, model };
+}
+
+/**
+ * The model as the options' reader may see it (see {@link RenderDocumentsOptions.reader}); the
+ * message of a delivery is made from the same protected model.
+ */
+export function protectFor(
+  model: ReportModel,
+  options: Pick<RenderDocumentsOptions, 'reader' | 'sections'>,
+): ReportModel {
+  if (model.privacy) return model;
+  const reader = options.reader ?? { policy: OPEN_POLICY, people: [] };
+  return protectModel(model, {
+    policy: reader.policy,
+    sections: resolveSections(options.sections),
+    people: reader.people,
+    ...(reader.reader && { reader: reader.reader }),
+  });
 }

@@ -23,6 +23,8 @@ export interface RenderHtmlOptions {
 /** A section as the layout renders it: the partial's name and the context it is rendered with. */
 interface LaidOutSection {
   partial: string;
+  /** Shown as the organization's context in a scoped report (the layout labels it). */
+  organizationContext: boolean;
   context: unknown;
 }
 
@@ -55,7 +57,9 @@ export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = 
     const data = sectionData(view.model, s);
     // A section that computes figures and has none (no hook log, say) has nothing to show.
     if (s.compute && data === null) return [];
-    return [{ partial: s.id, context: { ...view, section: data, title: s.title } }];
+    // In a scoped report, a section of the organization's is labelled as its context.
+    const organizationContext = view.model.scope?.organizationSections.includes(s.id) ?? false;
+    return [{ partial: s.id, organizationContext, context: { ...view, section: data, title: s.title } }];
   });
   const hb = createReportEnvironment({
     // Chart labels come from the same display-safe model as the text (bidi controls stripped).

@@ -8,7 +8,7 @@ import { formatFigure, formatFigureChange, formatValue } from './format.ts';
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${formatValue(n, 'integer')} ${n === 1 ? one : many}`;
 
-function sentence(fact: ChangeFact): string {
+function sentence(fact: ChangeFact, scoped: boolean): string {
   switch (fact.kind) {
     case 'security':
       return `${plural(fact.changes, 'security-relevant enterprise setting')} changed this month (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
@@ -22,7 +22,7 @@ function sentence(fact: ChangeFact): string {
     case 'reclaim':
       return `${plural(fact.dormant, 'seat')} of ${formatValue(fact.seats, 'integer')} had no activity${fact.candidates > 0 ? `; ${plural(fact.candidates, 'was', 'were')} idle the month before too and could be reclaimed` : ''}.`;
     case 'readiness-level':
-      return `The organization's readiness level ${fact.to > fact.from ? 'rose' : 'fell'} from ${fact.from} to ${fact.to} (${plural(fact.repos, 'repository', 'repositories')}).`;
+      return `${scoped ? "The readiness level of the scope's repositories" : "The organization's readiness level"} ${fact.to > fact.from ? 'rose' : 'fell'} from ${fact.from} to ${fact.to} (${plural(fact.repos, 'repository', 'repositories')}).`;
   }
 }
 
@@ -34,11 +34,16 @@ function sentence(fact: ChangeFact): string {
  * whatChangedSentences(model) // ['Credits consumed rose 13.2% to 1,299,456,839 (from 1,147,993,956).', ...]
  */
 export function whatChangedSentences(
-  model: Pick<ReportModel, 'whatChanged' | 'comparisonHasData'>,
+  model: Pick<ReportModel, 'whatChanged' | 'comparisonHasData'> & Partial<Pick<ReportModel, 'scope'>>,
 ): string[] {
   if (!model.comparisonHasData) return ['There is no previous month to compare with.'];
-  const sentences = model.whatChanged.map(sentence);
-  return sentences.length > 0
-    ? sentences
-    : ['No figure moved by 10 % (or 2 points) or more on the previous month.'];
+  const sentences = model.whatChanged.map((f) => sentence(f, model.scope !== undefined));
+  const told =
+    sentences.length > 0
+      ? sentences
+      : ['No figure moved by 10 % (or 2 points) or more on the previous month.'];
+  // A scoped report speaks of its scope: the paragraph says whose figures it tells.
+  return model.scope
+    ? [`${model.scope.label} (${plural(model.scope.people, 'person', 'people')}):`, ...told]
+    : told;
 }

@@ -76,6 +76,9 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
       return currency ? formatCurrency(num(v), currency) : NOT_AVAILABLE;
     },
     figure: (f) => formatFigure(f as Figure),
+    /** The figure with another value (the organization's beside a scope's), formatted the same way. */
+    withValue: (f, v) => ({ ...(f as Figure), value: num(v) }),
+    isNumber: (v) => typeof v === 'number' && Number.isFinite(v),
     figurePrevious: (f) => formatFigurePrevious(f as Figure),
     figureChange: (f) => formatFigureChange(f as Figure),
     /** `up`, `down`, `flat` or `none`: the class that colours a change by its direction. */
