@@ -45,7 +45,7 @@ function sender(settings: Readonly<Record<string, string | undefined>>): string 
 
 /** The server as it may be printed: host and port, never user or password. */
 function serverLabel(url: URL): string {
-  return `${url.protocol}//${url.host}`;
+  return url.host;
 }
 
 /** Turns a nodemailer failure into a retryable or permanent delivery error. */
