@@ -364,6 +364,16 @@ describe('deliverAll by e-mail', () => {
       await expect(noSender).rejects.toThrow(
         'ORGREPORT_MAIL_FROM is not set and the SMTP user is not an address',
       );
+      const injected = deliverAll(deliveries, {
+        ledger,
+        settings: {
+          ORGREPORT_SMTP_URL: smtp.url(),
+          ORGREPORT_MAIL_FROM: 'Reports\nBcc: x@acme.test <r@acme.test>',
+        },
+      });
+      await expect(injected).rejects.toThrow(
+        'ORGREPORT_MAIL_FROM is not an address or "Name <address>" on one line',
+      );
       expect(ledger.index.size).toBe(0);
       expect(smtp.received).toHaveLength(0);
 

@@ -84,8 +84,9 @@ export const smtpDestination = defineDestination<string>({
     }
     const from = sender(settings);
     if (!from) throw new DestinationError(`${FROM_SETTING} is not set and the SMTP user is not an address`);
-    if (!SENDER.test(from))
-      throw new DestinationError(`${FROM_SETTING} is not an address or "Name <address>"`);
+    if (!SENDER.test(from) || /[\r\n]/.test(from)) {
+      throw new DestinationError(`${FROM_SETTING} is not an address or "Name <address>" on one line`);
+    }
   },
   parse(target) {
     const address = target.replace(PREFIX, '').trim();
