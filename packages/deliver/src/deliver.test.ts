@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   createDestinations,
   type DeliverOptions,
@@ -110,6 +110,8 @@ describe('deliverAll by e-mail', () => {
       expect(result.sent.map((s) => s.recipient)).toEqual(recipients);
       expect(smtp.received).toHaveLength(3);
       expect(smtp.connections()).toBe(1);
+      // The pooled connection is closed when the run ends.
+      await vi.waitFor(() => expect(smtp.closedConnections()).toBe(1), { timeout: 2_000 });
       const first = smtp.received[0]!;
       expect(first.recipients).toEqual(['cto@acme.test']);
       expect(first.from).toBe(FROM);

@@ -51,6 +51,8 @@ export interface TestSmtp {
   refused: string[];
   /** TCP connections accepted so far. */
   connections(): number;
+  /** Connections closed so far (by either side). */
+  closedConnections(): number;
   /** Logins refused so far. */
   failedLogins(): number;
   close(): Promise<void>;
@@ -65,6 +67,7 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
   const received: ReceivedMail[] = [];
   const refused: string[] = [];
   let connections = 0;
+  let closed = 0;
   let failedLogins = 0;
   const server = new SMTPServer({
     secure: false,
@@ -79,6 +82,9 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
       const held = options.connect?.(connections);
       if (held) held.then(() => callback(), callback);
       else callback();
+    },
+    onClose() {
+      closed++;
     },
     onAuth(auth, _session, callback) {
       if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) {
@@ -129,6 +135,7 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
     taken: () => received.filter((m) => m.reply === null || m.reply === 250),
     refused,
     connections: () => connections,
+    closedConnections: () => closed,
     failedLogins: () => failedLogins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
