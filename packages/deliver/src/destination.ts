@@ -78,6 +78,12 @@ export interface SendContext {
   log: (line: string) => void;
   /** Where this message's documents were stored by earlier deliveries of its group (none: nowhere yet). */
   links: ReadonlyArray<{ url: string; label: string }>;
+  /**
+   * A value kept for the rest of the run under `name` (a connection pool): made by `create` on first
+   * use, given back on every later call, and handed to `dispose` when the run ends. Optional so a
+   * context can be built by hand in a destination's own tests; `deliverAll` always provides it.
+   */
+  shared?: <T>(name: string, create: () => T, dispose: (value: T) => Promise<void> | void) => T;
 }
 
 /** What the receiving side said of a delivery, for the ledger. */
@@ -119,6 +125,12 @@ export interface DestinationDeclaration<Address = unknown> {
    * addresses); targets with a scheme go to the destination of that scheme.
    */
   claims?: (target: string) => boolean;
+  /**
+   * Checks the values of the settings before anything is sent (a malformed URL, a mode that is not
+   * octal); throws {@link DestinationError} naming the variable, never its value. Presence of the
+   * `required` ones is checked before it is called.
+   */
+  check?: (settings: Readonly<Record<string, string | undefined>>) => void;
   /** Reads a target; throws {@link DestinationError} saying what is wrong and how it is written. */
   parse: (target: string) => Address;
   /** The target as it may be printed: no token, no signature, no password. */
@@ -194,8 +206,10 @@ export function defineDestination<Address>(
     if (typeof destination[key] !== 'function')
       throw new DestinationError(`${what}: ${key} must be a function`);
   }
-  if (destination.claims !== undefined && typeof destination.claims !== 'function') {
-    throw new DestinationError(`${what}: claims must be a function`);
+  for (const key of ['claims', 'check'] as const) {
+    if (destination[key] !== undefined && typeof destination[key] !== 'function') {
+      throw new DestinationError(`${what}: ${key} must be a function`);
+    }
   }
   if (!Array.isArray(destination.settings)) throw new DestinationError(`${what}: settings must be a list`);
   for (const s of destination.settings) {

@@ -1,0 +1,426 @@
+/**
+ * The delivery ledger: an append-only JSON-lines file, one line per event of a delivery ('sending'
+ * before the send, 'sent' or 'failed' after it). Each line is written with one `write` and made
+ * durable with `fdatasync` before the send goes on, so after a crash the file holds whole lines
+ * (and at most a torn last one, ignored and reported) and says for every delivery what to do next:
+ * nothing ('sent'), try again ('failed'), or decide ('unknown': started, outcome never recorded).
+ */
+import { createReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { LedgerError } from './errors.ts';
+import { type HeldLock, takeLock } from './internal/lock.ts';
+
+/** The version of the ledger's lines; a line of another version is refused, never misread. */
+export const LEDGER_VERSION = 1;
+
+/** What a line records: the send started, the receiver took it, or the attempt failed. */
+export type LedgerState = 'sending' | 'sent' | 'failed';
+
+/**
+ * What the ledger says of a delivery: never seen (`new`), delivered (`sent`), last attempt failed
+ * and nothing accepted (`failed`), or started with no outcome recorded (`unknown`: the process died
+ * between starting the send and learning how it went).
+ */
+export type DeliveryStatus = 'new' | 'sent' | 'failed' | 'unknown';
+
+/** One line of the ledger. */
+export interface LedgerEntry {
+  /** The line's format version: 1. */
+  v: 1;
+  /** The delivery's key (see `deliveryKey`). */
+  key: string;
+  state: LedgerState;
+  /** When the line was written (ISO instant, from the ledger's clock). */
+  at: string;
+  /** Who the delivery is for. */
+  recipient: string;
+  /** The target as it may be printed (never a token, password or signature). */
+  target: string;
+  /** The attempt this line belongs to, counted over every run (1 for the first). */
+  attempt: number;
+  /** The Message-ID the delivery goes out with, the same on every attempt. */
+  messageId: string;
+  /** The documents sent: file name -> sha256 (hex) of its bytes. */
+  sha256: Record<string, string>;
+  /** 'sent': the receiver's id of what it took (see `SentReceipt.id`). */
+  id?: string;
+  /** 'sent': where the documents can be found from now on (see `SentReceipt.location`). */
+  location?: string;
+  /** 'failed': what went wrong (no secret). */
+  error?: string;
+  /** The delivery's record fields (`month`, `scope`, `formats`, ...). */
+  [field: string]: unknown;
+}
+
+/** The fields an append gives; the ledger adds `v` and `at`. */
+export type LedgerEvent = Omit<LedgerEntry, 'v' | 'at'>;
+
+/** Names a record field may not take: they are the entry's own. */
+export const RESERVED_FIELDS: ReadonlySet<string> = new Set([
+  'v',
+  'key',
+  'state',
+  'at',
+  'recipient',
+  'target',
+  'attempt',
+  'messageId',
+  'sha256',
+  'id',
+  'location',
+  'error',
+]);
+
+const STATES: ReadonlySet<string> = new Set(['sending', 'sent', 'failed']);
+
+/** What is known of one delivery: its last line, and its last 'sent' line if it ever had one. */
+export interface LedgerRecord {
+  last: LedgerEntry;
+  lastSent?: LedgerEntry;
+}
+
+/** A torn last line: the start of a line whose write never completed (a crash mid-write). */
+export interface TornLine {
+  path: string;
+  /** Its line number (1-based). */
+  line: number;
+  /** Its length in bytes. */
+  bytes: number;
+}
+
+/** The state of every delivery of one or more ledger files: the last line per key, nothing more. */
+export class LedgerIndex {
+  readonly #records = new Map<string, LedgerRecord>();
+
+  /** Takes one line into account (lines of one file in order; see {@link readLedgers} for several). */
+  apply(entry: LedgerEntry): void {
+    const known = this.#records.get(entry.key);
+    const lastSent = entry.state === 'sent' ? entry : known?.lastSent;
+    this.#records.set(entry.key, lastSent ? { last: entry, lastSent } : { last: entry });
+  }
+
+  /** What the ledger says of the delivery `key`. */
+  status(key: string): DeliveryStatus {
+    const record = this.#records.get(key);
+    if (!record) return 'new';
+    switch (record.last.state) {
+      case 'sent':
+        return 'sent';
+      case 'sending':
+        return 'unknown';
+      default:
+        // A resend that failed leaves the earlier delivery delivered.
+        return record.lastSent ? 'sent' : 'failed';
+    }
+  }
+
+  /** The last line and the last 'sent' line of `key`, if any. */
+  get(key: string): LedgerRecord | undefined {
+    return this.#records.get(key);
+  }
+
+  /** Every key the ledger knows, in the order first seen. */
+  keys(): IterableIterator<string> {
+    return this.#records.keys();
+  }
+
+  /** How many deliveries it knows. */
+  get size(): number {
+    return this.#records.size;
+  }
+
+  /** How many deliveries are in each status. */
+  counts(): Record<Exclude<DeliveryStatus, 'new'>, number> {
+    const counts = { sent: 0, failed: 0, unknown: 0 };
+    for (const key of this.#records.keys()) counts[this.status(key) as keyof typeof counts]++;
+    return counts;
+  }
+
+  /** Takes the record of another index's key (used to merge files; the later `at` wins). */
+  merge(record: LedgerRecord): void {
+    const known = this.#records.get(record.last.key);
+    if (!known) {
+      this.#records.set(record.last.key, record);
+      return;
+    }
+    const later = (a: LedgerEntry | undefined, b: LedgerEntry | undefined) =>
+      !a ? b : !b ? a : Date.parse(b.at) >= Date.parse(a.at) ? b : a;
+    const last = later(known.last, record.last)!;
+    const lastSent = later(known.lastSent, record.lastSent);
+    this.#records.set(last.key, lastSent ? { last, lastSent } : { last });
+  }
+}
+
+/** Checks that a parsed line is a ledger entry of this version. */
+function checkEntry(value: unknown, where: string): LedgerEntry {
+  const entry = value as LedgerEntry;
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    throw new LedgerError(`${where}: not a ledger entry`);
+  }
+  if (entry.v !== LEDGER_VERSION) {
+    throw new LedgerError(
+      `${where}: a ledger entry of version ${JSON.stringify(entry.v)}; this version of @orgreport/deliver reads version ${LEDGER_VERSION}`,
+    );
+  }
+  if (
+    typeof entry.key !== 'string' ||
+    !STATES.has(entry.state) ||
+    typeof entry.at !== 'string' ||
+    typeof entry.attempt !== 'number'
+  ) {
+    throw new LedgerError(`${where}: not a ledger entry (key, state, at and attempt are required)`);
+  }
+  return entry;
+}
+
+/** What reading a ledger file found. */
+export interface LedgerFileReport {
+  path: string;
+  /** Whole lines read. */
+  lines: number;
+  /** The torn last line, when there is one (it is ignored). */
+  torn?: TornLine;
+  /** The bytes of the whole lines: where the next line goes. */
+  wholeBytes: number;
+}
+
+/**
+ * Reads a ledger file line by line into `index` (a missing file reads as empty). Memory holds one
+ * chunk and the index (a ledger of 100k lines reads in about half a second). A damaged whole line
+ * is a {@link LedgerError} (its line number named): skipping it could send a delivery twice.
+ */
+async function readLedgerFile(path: string, index: LedgerIndex): Promise<LedgerFileReport> {
+  const report: LedgerFileReport = { path, lines: 0, wholeBytes: 0 };
+  let carry: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+      let buffer = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+      let start = 0;
+      for (let nl = buffer.indexOf(10, start); nl >= 0; nl = buffer.indexOf(10, start)) {
+        report.lines++;
+        const text = buffer.toString('utf8', start, nl);
+        report.wholeBytes += nl + 1 - start;
+        start = nl + 1;
+        if (text.trim() === '') continue;
+        const where = `${path} line ${report.lines}`;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new LedgerError(`${where}: not JSON; the ledger is damaged (fix or remove that line)`);
+        }
+        index.apply(checkEntry(parsed, where));
+      }
+      buffer = buffer.subarray(start);
+      carry = Buffer.from(buffer);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return report;
+    throw error;
+  }
+  if (carry.length > 0) report.torn = { path, line: report.lines + 1, bytes: carry.length };
+  return report;
+}
+
+/** Several ledger files read together. */
+export interface LedgerReading {
+  index: LedgerIndex;
+  files: LedgerFileReport[];
+  /** The torn last lines found (ignored). */
+  torn: TornLine[];
+}
+
+/**
+ * Reads several ledger files together for reporting (the parts written by `--shard K/N` jobs:
+ * `ledger.part-1-of-4.jsonl`, ...), without taking their locks. A key found in several files takes
+ * the line with the later `at`.
+ */
+export async function readLedgers(paths: ReadonlyArray<string>): Promise<LedgerReading> {
+  const index = new LedgerIndex();
+  const files: LedgerFileReport[] = [];
+  for (const path of paths) {
+    const part = new LedgerIndex();
+    files.push(await readLedgerFile(path, part));
+    for (const key of part.keys()) index.merge(part.get(key)!);
+  }
+  return { index, files, torn: files.flatMap((f) => (f.torn ? [f.torn] : [])) };
+}
+
+export interface OpenLedgerOptions {
+  /** The clock of the lines' `at` (and of the lock). */
+  now: () => Date;
+  /**
+   * The mode of a new ledger file and its lock (default 0o600, owner only: the ledger names every
+   * recipient). A caller may relax it, e.g. 0o640. An existing file keeps its mode.
+   */
+  mode?: number;
+}
+
+/**
+ * A ledger open for writing by this process (it holds `<path>.lock` until {@link Ledger.close}).
+ * Lines are appended one at a time, in the order `append` is called.
+ */
+export class Ledger {
+  readonly #handle: FileHandle;
+  readonly #lock: HeldLock;
+  readonly #now: () => Date;
+  readonly #index: LedgerIndex;
+  #queue: Promise<unknown> = Promise.resolve();
+  #broken: Error | undefined;
+  #closed = false;
+
+  /** Use {@link openLedger}. */
+  private constructor(
+    readonly path: string,
+    handle: FileHandle,
+    lock: HeldLock,
+    now: () => Date,
+    index: LedgerIndex,
+    /** The torn last line found on opening (removed, so the next line starts on a line of its own). */
+    readonly torn: TornLine | undefined,
+  ) {
+    this.#handle = handle;
+    this.#lock = lock;
+    this.#now = now;
+    this.#index = index;
+  }
+
+  /** @internal */
+  static async open(path: string, options: OpenLedgerOptions): Promise<Ledger> {
+    if (typeof options?.now !== 'function') throw new TypeError('openLedger: now must be a function');
+    const mode = options.mode ?? 0o600;
+    await mkdir(dirname(path), { recursive: true });
+    const lock = await takeLock(`${path}.lock`, `the ledger ${path}`, options.now, mode);
+    let handle: FileHandle | undefined;
+    try {
+      const index = new LedgerIndex();
+      const report = await readLedgerFile(path, index);
+      handle = await openForAppend(path, mode);
+      if (report.torn) {
+        // The torn line's write never completed, so nothing relied on it: cut it off.
+        await handle.truncate(report.wholeBytes);
+        await handle.datasync();
+      }
+      return new Ledger(path, handle, lock, options.now, index, report.torn);
+    } catch (error) {
+      await handle?.close();
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** What the ledger says of the delivery `key`. */
+  status(key: string): DeliveryStatus {
+    return this.#index.status(key);
+  }
+
+  /** The last line and the last 'sent' line of `key`, if any. */
+  get(key: string): LedgerRecord | undefined {
+    return this.#index.get(key);
+  }
+
+  /** Every delivery it knows, by key. */
+  get index(): LedgerIndex {
+    return this.#index;
+  }
+
+  /**
+   * Appends one line (one `write`, then `fdatasync`) and resolves once it is on disk. A failed
+   * write leaves the ledger unusable: every later append fails too, as nothing after it could be
+   * trusted.
+   */
+  append(event: LedgerEvent): Promise<LedgerEntry> {
+    const run = this.#queue.then(() => this.#write(event));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #write(event: LedgerEvent): Promise<LedgerEntry> {
+    if (this.#closed) throw new LedgerError(`the ledger ${this.path} is closed`);
+    if (this.#broken)
+      throw new LedgerError(`the ledger ${this.path} failed earlier: ${this.#broken.message}`);
+    const { key, state, recipient, target, attempt, messageId, sha256, id, location, error, ...record } =
+      event;
+    for (const name of Object.keys(record)) {
+      if (RESERVED_FIELDS.has(name)) throw new LedgerError(`a record field may not be named ${name}`);
+    }
+    const entry = checkEntry(
+      {
+        v: LEDGER_VERSION,
+        key,
+        state,
+        at: this.#now().toISOString(),
+        recipient,
+        target,
+        attempt,
+        messageId,
+        sha256,
+        ...(id === undefined ? {} : { id }),
+        ...(location === undefined ? {} : { location }),
+        ...(error === undefined ? {} : { error }),
+        ...record,
+      },
+      'a new ledger line',
+    );
+    const bytes = Buffer.from(`${JSON.stringify(entry)}\n`);
+    try {
+      let written = 0;
+      while (written < bytes.length) {
+        written += (await this.#handle.write(bytes, written)).bytesWritten;
+      }
+      await this.#handle.datasync();
+    } catch (cause) {
+      this.#broken = cause as Error;
+      throw new LedgerError(`writing the ledger ${this.path} failed: ${(cause as Error).message}`, { cause });
+    }
+    this.#index.apply(entry);
+    return entry;
+  }
+
+  /** Waits for pending lines, closes the file and releases the lock. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#queue;
+    this.#closed = true;
+    try {
+      await this.#handle.close();
+    } finally {
+      await this.#lock.release();
+    }
+  }
+}
+
+/**
+ * Opens (or creates, mode 0o600) the ledger at `path` for this process: takes `<path>.lock` (a lock
+ * left by a dead process of this host is taken over; a live one is a `LedgerLockedError`), reads
+ * every line, and cuts off a torn last line (reported as `ledger.torn`).
+ */
+export function openLedger(path: string, options: OpenLedgerOptions): Promise<Ledger> {
+  return Ledger.open(path, options);
+}
+
+/** Opens `path` for appending; a file it creates gets exactly `mode` (whatever the umask) and is made durable in its folder. */
+async function openForAppend(path: string, mode: number): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'ax', mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return open(path, 'a');
+    throw error;
+  }
+  try {
+    await handle.chmod(mode);
+    await handle.datasync();
+    const folder = await open(dirname(path), 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
