@@ -11,5 +11,6 @@ export default packageConfig({
     format: 'src/format-entry.ts',
     documents: 'src/documents.ts',
     chromium: 'src/chromium.ts',
+    message: 'src/message.ts',
   },
 });

@@ -13,6 +13,10 @@ export interface CommandContext {
 export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config; reporter: Reporter } {
   const config = resolveConfig(flags, ctx.io);
   if (config.apiKey) ctx.secrets.add(config.apiKey);
+  if (config.pseudonymKey) ctx.secrets.add(config.pseudonymKey);
+  // Files a run creates hold personal data (reports, snapshots, the store, the ledger): readable by
+  // their owner only, or by the owner's group when the setting relaxes it.
+  process.umask(config.fileAccess === 'group' ? 0o027 : 0o077);
   for (const o of config.organizations) if (o.apiKey) ctx.secrets.add(o.apiKey);
   const smtpPassword = config.smtpUrl ? new URL(config.smtpUrl).password : '';
   if (smtpPassword) ctx.secrets.add(decodeURIComponent(smtpPassword));

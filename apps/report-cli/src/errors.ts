@@ -55,6 +55,13 @@ const USAGE_ERROR_NAMES = new Set([
   // another sync is a failure of the moment: exit 1.)
   'StoreError',
   'StoreQueryError',
+  // A mail template that cannot be read or does not compile.
+  'MessageTemplateError',
+  // A scope the directory does not know, or a manager column that cannot be followed.
+  'ScopeError',
+  // A delivery target no destination takes, or a destination's bad setting.
+  'DestinationError',
+  'DeliveryPlanError',
 ]);
 const AUTH_ERROR_NAMES = new Set(['AuthenticationError', 'PermissionDeniedError']);
 

@@ -40,6 +40,15 @@ const SHARED = {
   allOrgs: () =>
     new Option('--all-orgs', 'run for every organization the config file lists, one after the other'),
   hookLog: settingFlag('hookLog'),
+  scope: settingFlag('scope'),
+  minGroupSize: settingFlag('minGroupSize'),
+  personRows: settingFlag('personRows'),
+  pseudonymize: settingFlag('pseudonymize'),
+  fileAccess: settingFlag('fileAccess'),
+  plan: settingFlag('plan'),
+  deliver: settingFlag('deliver'),
+  maxPerMinute: settingFlag('maxPerMinute'),
+  unknown: settingFlag('unknownDeliveries'),
   json: () =>
     new Option('--json', 'print one machine-readable JSON summary on stdout (progress stays on stderr)'),
   demo: () => new Option('--demo', 'run against a built-in emulated demo organization: no key, no network'),
@@ -81,4 +90,11 @@ export const RENDERING: SharedFlag[] = [
   'attachXlsx',
   'smtpUrl',
   'mailFrom',
+  'deliver',
+  'maxPerMinute',
+  'unknown',
+  'minGroupSize',
+  'personRows',
+  'pseudonymize',
+  'fileAccess',
 ];

@@ -174,6 +174,7 @@ export function createProgram(ctx: CommandContext): Command {
     'hookLog',
     'store',
     'json',
+    'scope',
     ...RENDERING,
   ).action(async (flags) => (await import('./commands/monthly.ts')).monthly(flags, ctx));
 

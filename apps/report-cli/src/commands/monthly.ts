@@ -1,10 +1,12 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 
 import { join } from 'node:path';
-import type { PeopleDirectory, ReportSection } from '@orgreport/metrics';
+import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
 import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import { checkTargets } from '../deliver/send-reports.ts';
+import { demoDirectory, withDemoPrices } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
 import {
@@ -15,10 +17,18 @@ import {
   reportSummary,
   summary,
 } from '../report/checks.ts';
-import { fileSlug, type ProduceResult, produceReport, reportFormats } from '../report/produce.ts';
+import { directoryIndex, identityOf, prepareData, scopeOfRun } from '../report/prepare.ts';
+import {
+  computeModel,
+  fileSlug,
+  type ProduceResult,
+  produceReport,
+  reportFormats,
+  reportTargets,
+} from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
 import type { Reporter } from '../reporter.ts';
-import { type AcquireFlags, acquireSnapshot, reportPeriod } from '../snapshot/acquire.ts';
+import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
   attachXlsx?: boolean;
@@ -41,25 +51,50 @@ async function monthlyOf(
   // Chromium starts, and the PDF page's modules load, while the month is fetched or read.
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
   try {
-    const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+    const fetched = await acquireSnapshot(options, config, reporter, ctx);
+    const data = await prepareData(fetched, directory, config);
     const history = config.store
       ? await (await import('../store/read-month.ts')).historyFromStore(
           config.store,
-          snapshot,
+          data.snapshot,
           reportPeriod(options, config),
           reporter,
         )
       : undefined;
-    const inputs = history || directory ? { ...history, ...(directory && { directory }) } : undefined;
-    return await produceReport(snapshot, {
+    const inputs =
+      history || data.directory
+        ? { ...history, ...(data.directory && { directory: data.directory }) }
+        : undefined;
+    const spec = config.scope ? await parseScopeFlag(config.scope) : undefined;
+    const scoped = spec && spec.kind !== 'org';
+    // A scope is compared with the organization: its model is computed first, from the same data.
+    const scope = scoped
+      ? {
+          scope: await scopeOfRun(data, await directoryIndex(data), spec, config.minGroupSize),
+          organization: await computeModel(data.snapshot, config, reporter, sections, inputs),
+        }
+      : undefined;
+    const readers = reportTargets(config).filter((t) => t.includes('@') && !t.includes(':'));
+    return await produceReport(data.snapshot, {
       config,
       reporter,
+      ctx,
       // From a store, the store keeps the month (and the raw responses): no snapshot folder beside it.
       includeSnapshot: !config.store,
       formats,
       attachXlsx: options.attachXlsx,
       ...(sections && { sections }),
       ...(inputs && { inputs }),
+      ...(scope && { scope }),
+      reader: {
+        policy: {
+          minGroupSize: config.minGroupSize,
+          personRows: config.personRows ?? (scoped ? 'scope' : 'all'),
+          pseudonymized: data.pseudonymizer !== undefined,
+        },
+        people: data.people,
+        reader: readers.map((r) => identityOf(data, r)),
+      },
       warmup,
     });
   } finally {
@@ -67,16 +102,32 @@ async function monthlyOf(
   }
 }
 
+/** `--scope` read, an input error naming the forms when it is none of them. */
+async function parseScopeFlag(text: string): Promise<ScopeSpec> {
+  const { parseScope } = await import('@orgreport/metrics');
+  try {
+    return parseScope(text);
+  } catch (error) {
+    throw new UsageError(`--scope: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** Produces the monthly report of `--month` (default the last complete month) in `--out`. */
 export async function monthly(options: MonthlyOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
-  const { config, reporter } = setUp(options, ctx);
+  const { config: configured, reporter } = setUp(options, ctx);
+  // The demo organization comes with its prices (and its directory, below) unless others are set.
+  const config = options.demo ? withDemoPrices(configured) : configured;
   reportPeriod(options, config); // a bad month fails before anything starts
+  if (config.scope) await parseScopeFlag(config.scope);
   checkDelivery(config);
+  await checkTargets(reportTargets(config));
   checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config); // a broken template fails before anything is fetched
   const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section
-  const directory = await loadDirectory(config.directory); // and a directory with a bad row
+  const directory =
+    (await loadDirectory(config.directory)) ?? // and a directory with a bad row
+    (options.demo ? await demoDirectory(demoUsersOf(options) ?? 200, config.today) : undefined);
   if (options.demo && (options.allOrgs || config.org)) {
     throw new UsageError('--demo reports on the demo organization: leave out --org and --all-orgs');
   }

@@ -36,6 +36,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   const result = await produceReport(snapshot, {
     config,
     reporter,
+    ctx,
     includeSnapshot: false,
     formats,
     attachXlsx: options.attachXlsx,

@@ -41,6 +41,7 @@ export async function rollup(options: RollupOptions, ctx: CommandContext): Promi
   const result = await produceReport(snapshot, {
     config,
     reporter,
+    ctx,
     includeSnapshot: false,
     formats,
     attachXlsx: options.attachXlsx,

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
 import { z } from 'zod';
+import type { Plan } from '../distribute/plan-schema.ts';
 import { AuthError, UsageError } from '../errors.ts';
 import {
   CONFIG_SETTING,
@@ -16,6 +17,7 @@ import {
   currency,
   email,
   emailList,
+  flagBoolean,
   flagName,
   flagProperty,
   formats,
@@ -89,6 +91,25 @@ export interface Config {
   configFile?: string;
   /** The config file's `organizations`, their keys read from their variables. */
   organizations: OrganizationConfig[];
+  /** The scope of the report (`--scope`); undefined: the organization. */
+  scope?: string;
+  /** No report for a scope, and no figures for a group, of fewer people. */
+  minGroupSize: number;
+  /** Whose per-person rows the readers see; undefined: all for the organization report, scope for a scoped one. */
+  personRows?: 'all' | 'scope' | 'none';
+  /** The pseudonyms' key when `--pseudonymize` is on; undefined: real identities. */
+  pseudonymKey?: string;
+  /** Who may read the files a run creates. */
+  fileAccess: 'owner' | 'group';
+  /** The distribution plan file (`--plan`). */
+  plan?: string;
+  /** The config file's `distribution` plan. */
+  distribution?: Plan;
+  /** Delivery targets of the report (`--deliver`), beside the `--email` addresses. */
+  deliver: string[];
+  maxPerMinute?: number;
+  /** What a rerun does with deliveries a crash left unknown. */
+  unknownDeliveries: 'resend' | 'skip';
   /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
   org?: string;
 }
@@ -144,6 +165,15 @@ export interface ConfigFlags {
   maxListItems?: string;
   allowRedirectTo?: string;
   deadline?: string;
+  scope?: string;
+  minGroupSize?: string;
+  personRows?: string;
+  pseudonymize?: boolean;
+  fileAccess?: string;
+  plan?: string;
+  deliver?: string;
+  maxPerMinute?: string;
+  unknown?: string;
 }
 
 /** What configuration may read from outside: injected by `run()`. */
@@ -365,6 +395,13 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     ...((o.appUrl ?? o.baseUrl) && { appUrl: o.appUrl ?? o.baseUrl }),
   }));
   const deadlineMs = number(minutes, 'deadline', 60_000);
+  const pseudonymize = value(flagBoolean, 'pseudonymize') ?? false;
+  const pseudonymKey = pseudonymize ? text(nonEmpty, 'pseudonymKey', true) : undefined;
+  if (pseudonymize && (pseudonymKey === undefined || pseudonymKey.length < 16)) {
+    throw new UsageError(
+      `--pseudonymize needs a key of 16 characters or more in ${SETTINGS.pseudonymKey.env} (kept out of files and shell history; the same key gives the same pseudonyms every month)`,
+    );
+  }
   return {
     apiKey: text(nonEmpty, 'apiKey', true),
     baseUrl,
@@ -400,8 +437,22 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     configFile,
     organizations,
     org: text(nonEmpty, 'org'),
+    scope: text(nonEmpty, 'scope'),
+    minGroupSize:
+      value(wholeCount, 'minGroupSize') ?? file.distribution?.minGroupSize ?? DEFAULT_MIN_GROUP_SIZE,
+    personRows: value(SETTINGS.personRows.file, 'personRows'),
+    ...(pseudonymKey !== undefined && { pseudonymKey }),
+    fileAccess: value(SETTINGS.fileAccess.file, 'fileAccess') ?? 'owner',
+    plan: path('plan'),
+    ...(file.distribution && { distribution: file.distribution }),
+    deliver: list(z.array(nonEmpty), 'deliver') ?? [],
+    maxPerMinute: value(wholeCount, 'maxPerMinute'),
+    unknownDeliveries: value(SETTINGS.unknownDeliveries.file, 'unknownDeliveries') ?? 'resend',
   };
 }
+
+/** The minimum group size when nothing sets it (the metrics package's default). */
+const DEFAULT_MIN_GROUP_SIZE = 5;
 
 /** The id of the run's organization when the config file gives it (a run for one listed organization). */
 export function configuredOrgId(config: Config): string | undefined {

@@ -5,6 +5,7 @@
  * settings table are all made from it, so they cannot drift apart.
  */
 import { z } from 'zod';
+import { planSchema } from '../distribute/plan-schema.ts';
 
 export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -66,6 +67,16 @@ export const price = z.preprocess(
   z.number().positive('must be a positive number'),
 );
 export const origin = url.transform((v) => new URL(v).origin);
+/** On or off: a flag (true), a variable (`1`, `true`, `yes`, `0`, `false`, `no`) or a boolean in the config file. */
+export const flagBoolean = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? ((
+          { '1': true, true: true, yes: true, '0': false, false: false, no: false } as Record<string, boolean>
+        )[v.trim().toLowerCase()] ?? v)
+      : v,
+  z.boolean('expected true or false'),
+);
 /** A list in the config file: an array, or one comma-separated string like the flag's. */
 const listOr = <T extends z.ZodType>(items: T) => z.union([items, z.string()]);
 
@@ -281,6 +292,77 @@ export const SETTINGS = {
     default: '`USD` when a price is set',
     file: currency,
   }),
+  scope: setting({
+    flag: '--scope <scope>',
+    env: 'ORGREPORT_SCOPE',
+    help: 'report on a set of people of the directory: org, team:NAME, cost-center:NAME or manager:EMAIL',
+    default: '`org`: the whole organization',
+    file: nonEmpty,
+  }),
+  minGroupSize: setting({
+    flag: '--min-group-size <n>',
+    env: 'ORGREPORT_MIN_GROUP_SIZE',
+    help: 'no report for a scope, and no figures for a group, of fewer people (where the reader may not see per-person rows)',
+    default: '5',
+    file: wholeCount,
+  }),
+  personRows: setting({
+    flag: '--person-rows <who>',
+    env: 'ORGREPORT_PERSON_ROWS',
+    help: "whose per-person rows the report's readers see: all, scope (their scope's people) or none",
+    default: '`all` for the organization report, `scope` for a scoped one',
+    file: z.enum(['all', 'scope', 'none'], 'expected all, scope or none'),
+  }),
+  pseudonymize: setting({
+    flag: '--pseudonymize',
+    env: 'ORGREPORT_PSEUDONYMIZE',
+    help: 'replace e-mails, user ids and names by keyed pseudonyms in every output (key in ORGREPORT_PSEUDONYM_KEY)',
+    default: 'off',
+    file: flagBoolean,
+  }),
+  pseudonymKey: setting({
+    flagLabel: '(none: a key stays out of shell history and files)',
+    env: 'ORGREPORT_PSEUDONYM_KEY',
+    help: "the pseudonyms' key, 16 characters or more; the same key gives the same pseudonyms every month; never printed or written",
+    default: 'required with `--pseudonymize`',
+    file: z.never('keep the pseudonym key out of the config file: set ORGREPORT_PSEUDONYM_KEY'),
+  }),
+  fileAccess: setting({
+    flag: '--file-access <who>',
+    env: 'ORGREPORT_FILE_ACCESS',
+    help: 'who may read the files a run creates (reports, snapshots, the store, the ledger): owner, or owner and group',
+    default: '`owner`',
+    file: z.enum(['owner', 'group'], 'expected owner or group'),
+  }),
+  plan: setting({
+    flag: '--plan <file>',
+    env: 'ORGREPORT_PLAN',
+    help: 'distribution plan (JSON or YAML): who gets which report (see Distribution)',
+    default: "the config file's `distribution`, else each manager their people's PDF",
+    file: nonEmpty,
+  }),
+  deliver: setting({
+    flag: '--deliver <targets>',
+    env: 'ORGREPORT_DELIVER',
+    help: 'deliver the report to these comma-separated targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH',
+    default: 'none',
+    file: listOr(z.array(nonEmpty).min(1, 'expected at least one target')),
+    fileNote: 'array or comma list',
+  }),
+  maxPerMinute: setting({
+    flag: '--max-per-minute <n>',
+    env: 'ORGREPORT_MAX_PER_MINUTE',
+    help: "deliveries sent per minute at most (a mail server's sending limit)",
+    default: 'no limit',
+    file: wholeCount,
+  }),
+  unknownDeliveries: setting({
+    flag: '--unknown <resend|skip>',
+    env: 'ORGREPORT_UNKNOWN_DELIVERIES',
+    help: 'deliveries a crashed run left unknown (sent or not): send again with the same Message-ID, or skip',
+    default: '`resend`',
+    file: z.enum(['resend', 'skip'], 'expected resend or skip'),
+  }),
   chromium: setting({
     env: 'ORGREPORT_CHROMIUM',
     help: 'a Chromium or Chrome binary; checked before fetching when a PDF is due',
@@ -357,15 +439,17 @@ export const organizationList = z
 
 type FileShape = { [K in SettingKey]: z.ZodOptional<(typeof SETTINGS)[K]['file']> } & {
   organizations: z.ZodOptional<typeof organizationList>;
+  distribution: z.ZodOptional<typeof planSchema>;
 };
 
 /** The config file: every key optional, unknown keys refused so that a typo is named. */
 export const configFileSchema = z.strictObject({
   ...(Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.file.optional()])) as Omit<
     FileShape,
-    'organizations'
+    'organizations' | 'distribution'
   >),
   organizations: organizationList.optional(),
+  distribution: planSchema.optional(),
 } as FileShape);
 
 /** The README's settings table, made from {@link SETTINGS} (a test holds the README to it). */
@@ -393,6 +477,13 @@ export function settingsMarkdown(): string {
       '`organizations` (array)',
       'several organizations, each `{ name, id?, apiKeyEnv or apiKey, baseUrl?, appUrl? }`: `--org NAME` picks one, `--all-orgs` runs each',
       'one organization: the top-level settings',
+    ],
+    [
+      '(none)',
+      '(none)',
+      '`distribution` (object)',
+      'the distribution plan, as a `--plan` file holds it (see Distribution)',
+      'each manager the PDF of everyone under them',
     ],
     [
       `\`${CONFIG_SETTING.flag.split(' ')[0]}\``,

@@ -1,10 +1,12 @@
 /**
  * The people directory (`--directory FILE`): a CSV or XLSX with a header row naming `email`, `team`,
  * `cost_center` and `manager` (any case, any order); other named columns are kept as attributes
- * (`repositories`, `;`-separated URLs, names the team's repositories). Every row is checked before
- * anything is fetched, and every problem is named by its row.
+ * (`repositories`, `;`-separated URLs, names the team's repositories). An optional `valid_from`
+ * column makes it effective-dated: a person who moved has a row per spell, each from its day. Every
+ * row is checked before anything is fetched, and every problem is named by its row.
  */
 
+import { isIsoDate } from '@orgreport/api-core/dates';
 import type { DirectoryPerson, PeopleDirectory } from '@orgreport/metrics';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
@@ -12,6 +14,9 @@ import { readTableFile, type TableFile } from '../input/table-file.ts';
 
 /** The columns a directory must have. */
 export const DIRECTORY_COLUMNS = ['email', 'team', 'cost_center', 'manager'] as const;
+
+/** The optional column of an effective-dated directory: the first day a row holds (`YYYY-MM-DD`). */
+export const VALID_FROM = 'valid_from';
 
 /** Row problems listed at most in one message (the count says how many there are). */
 const MAX_LISTED = 20;
@@ -38,11 +43,16 @@ export function checkDirectory(table: TableFile, source: string): PeopleDirector
     );
   }
   const col = (name: string) => header.indexOf(name);
+  const validFromCol = header.indexOf(VALID_FROM);
   const attributeCols = header.flatMap((name, i) =>
-    name !== '' && !(DIRECTORY_COLUMNS as readonly string[]).includes(name) && header.indexOf(name) === i
+    name !== '' &&
+    name !== VALID_FROM &&
+    !(DIRECTORY_COLUMNS as readonly string[]).includes(name) &&
+    header.indexOf(name) === i
       ? [i]
       : [],
   );
+  // A person may have several rows when the directory is effective-dated, one per valid_from.
   const seen = new Map<string, number>();
   const people: DirectoryPerson[] = [];
   for (const { row, cells } of table.rows) {
@@ -53,13 +63,25 @@ export function checkDirectory(table: TableFile, source: string): PeopleDirector
     if (cells.length > header.length && cells.slice(header.length).some((c) => text(c) !== '')) {
       rowProblems.push(`has ${cells.length} values but the header names ${header.length} columns`);
     }
+    const validFrom = validFromCol < 0 ? '' : text(cells[validFromCol]);
+    if (validFrom && !isIsoDate(validFrom)) {
+      rowProblems.push(`valid_from ${JSON.stringify(validFrom)} is not a day as YYYY-MM-DD`);
+    }
     if (!email) rowProblems.push('email is empty');
     else if (!emailSchema.safeParse(email).success)
       rowProblems.push(`email ${JSON.stringify(email)} is not an e-mail address`);
     else {
-      const first = seen.get(email.toLowerCase());
-      if (first !== undefined) rowProblems.push(`${email} is listed again (first on row ${first})`);
-      else seen.set(email.toLowerCase(), row);
+      const key = `${email.toLowerCase()}\u0000${validFrom}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        rowProblems.push(
+          `${email} is listed again${validFrom ? ` from ${validFrom}` : ''} (first on row ${first}); a person who moved needs a valid_from day on each later row`,
+        );
+      } else seen.set(key, row);
+    }
+    const manager = text(cells[col('manager')]);
+    if (manager && !emailSchema.safeParse(manager).success) {
+      rowProblems.push(`manager ${JSON.stringify(manager)} is not an e-mail address`);
     }
     if (!team) rowProblems.push('team is empty');
     if (!costCenter) rowProblems.push('cost_center is empty');
@@ -72,9 +94,10 @@ export function checkDirectory(table: TableFile, source: string): PeopleDirector
       email,
       team,
       costCenter,
-      manager: text(cells[col('manager')]) || null,
+      manager: manager || null,
       repositories: (attributes.repositories ?? '').split(/[;\s]+/).filter(Boolean),
       attributes,
+      validFrom: validFrom || null,
     });
   }
   if (problems.length > 0) {

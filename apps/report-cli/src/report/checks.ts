@@ -22,14 +22,20 @@ function pathProblem(path: string, kind: 'readable directory' | 'executable file
   }
 }
 
+/** True when the run mails: `--email` addresses, or e-mail targets among `--deliver`. */
+export function mailsReports(config: Config): boolean {
+  return config.mailTo.length > 0 || config.deliver.some((t) => /^(mailto:)?[^\s@:/]+@[^\s@]+$/i.test(t));
+}
+
 /** Refuses a mail without an SMTP server and a template directory that cannot be read. */
 export function checkDelivery(config: Config): void {
-  if (config.mailTo.length > 0 && !config.smtpUrl) {
+  const mailing = mailsReports(config);
+  if (mailing && !config.smtpUrl) {
     throw new UsageError(
       '--email needs an SMTP server: set ORGREPORT_SMTP_URL, --smtp-url or "smtpUrl" in the config file',
     );
   }
-  if (config.mailTo.length > 0 && !config.mailFrom) {
+  if (mailing && !config.mailFrom) {
     throw new UsageError(
       '--email needs a sender address: set --mail-from, ORGREPORT_MAIL_FROM or "mailFrom" in the config file (the SMTP user is used when it is an e-mail address)',
     );
@@ -64,9 +70,14 @@ export function checkChromium(config: Config, formats: ReadonlySet<ReportFormat>
  */
 export async function checkTemplates(config: Config): Promise<void> {
   if (!config.templates) return;
-  if (config.mailTo.length > 0) {
-    const { checkMailTemplates } = await import('../mail/send.ts');
-    await checkMailTemplates(config.templates);
+  if (mailsReports(config)) {
+    const { checkMailTemplates, MessageTemplateError } = await import('@orgreport/render/message');
+    try {
+      await checkMailTemplates(config.templates);
+    } catch (error) {
+      if (error instanceof MessageTemplateError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    }
   }
   // The small subpath: the renderer itself (about a second to load) is not needed to check templates.
   const { validateTemplateDirs, TemplateDirectoryError } = await import('@orgreport/render/templates');

@@ -3,14 +3,15 @@
  * {@link OutputSet} (so they appear together or not at all), then mail them when asked.
  * Metrics and the renderer (Puppeteer, ExcelJS) are loaded only here or by a {@link RenderWarmup}.
  */
-import { basename } from 'node:path';
 import type { Snapshot } from '@orgreport/api-core';
-import type { ReportModel, ReportSection, SectionInputs } from '@orgreport/metrics';
+import type { ReportModel, ReportSection, ResolvedScope, SectionInputs } from '@orgreport/metrics';
+import type { DocumentReader } from '@orgreport/render/documents';
 import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
 import { writeSnapshot } from '@orgreport/snapshot';
 import type { Config, ReportFormat } from '../config/config.ts';
+import type { CommandContext } from '../context.ts';
+import { normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
 import { UsageError } from '../errors.ts';
-import { composeMail, sendMail } from '../mail/send.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import { chromiumOf } from './checks.ts';
@@ -33,6 +34,12 @@ export interface ProduceOptions {
   sections?: ReadonlyArray<ReportSection>;
   /** Further inputs of the sections (the store's history of months for the trend). */
   inputs?: SectionInputs;
+  /** A report for a set of people, and the organization's model it is compared with. */
+  scope?: { scope: ResolvedScope; organization: ReportModel };
+  /** Who reads the documents (privacy); default: the organization report's named readers. */
+  reader?: DocumentReader;
+  /** The command's context, for delivery (its environment and secrets). */
+  ctx: CommandContext;
 }
 
 /** What a run produced. */
@@ -56,15 +63,21 @@ export function fileSlug(name: string): string {
   return slug || 'organization';
 }
 
-/** The base name of a report's files: `orgreport-<org>-<YYYY-MM>`. */
-export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period'>): string {
-  return `orgreport-${fileSlug(model.organization.name)}-${model.period.month}`;
+/** The base name of a report's files: `orgreport-<org>-<YYYY-MM>`, and its scope's slug for a scoped report. */
+export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period' | 'scope'>): string {
+  const scope = model.scope ? `-${model.scope.slug}` : '';
+  return `orgreport-${fileSlug(model.organization.name)}-${model.period.month}${scope}`;
 }
 
-/** The formats a run renders: the configured ones, plus what the mail carries. */
+/** The targets a monthly run delivers to: the `--email` addresses and the `--deliver` targets. */
+export function reportTargets(config: Config): string[] {
+  return [...new Set([...config.mailTo, ...config.deliver].map(normalTarget))];
+}
+
+/** The formats a run renders: the configured ones, plus what the delivery carries. */
 export function reportFormats(config: Config, attachXlsx = false): Set<ReportFormat> {
   const formats = new Set<ReportFormat>(config.formats);
-  const mailing = config.mailTo.length > 0;
+  const mailing = reportTargets(config).length > 0;
   // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.
   if (mailing) formats.add('pdf');
   if (mailing && attachXlsx) formats.add('xlsx');
@@ -78,9 +91,10 @@ export async function computeModel(
   reporter: Reporter,
   sections?: ReadonlyArray<ReportSection>,
   inputs?: SectionInputs,
+  scope?: ProduceOptions['scope'],
 ): Promise<ReportModel> {
   const { buildReportModel } = await import('@orgreport/metrics');
-  const stage = reporter.stage('compute');
+  const stage = reporter.stage(scope ? `compute ${scope.scope.label}` : 'compute');
   const model = buildReportModel(snapshot, {
     generatedAt: config.now().toISOString(),
     ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
@@ -88,6 +102,7 @@ export async function computeModel(
     ...(config.pricePerSeat !== undefined ? { pricePerSeat: config.pricePerSeat } : {}),
     ...(sections && { sections }),
     ...(inputs && { inputs }),
+    ...(scope && { scope }),
   });
   stage.done(`${model.figures.length} figures, ${model.weekly.length} weeks, ${model.users.length} users`);
   return model;
@@ -106,14 +121,16 @@ async function writeFormats(
   reporter: Reporter,
   warmup: RenderWarmup,
   sections: ReadonlyArray<ReportSection> | undefined,
-): Promise<string[]> {
+  reader: DocumentReader | undefined,
+): Promise<{ warnings: string[]; model: ReportModel }> {
   const base = reportBaseName(model);
   // JSON alone needs none of the renderer's heavy modules: the documents entry loads formats on use.
   const { renderDocuments } = await import('@orgreport/render/documents');
   const stages = new Map<string, ReturnType<Reporter['stage']>>();
   try {
-    const { warnings } = await renderDocuments(model, {
+    const rendered = await renderDocuments(model, {
       formats: [...formats],
+      ...(reader && { reader }),
       file: (format) => outputs.file(`${base}.${format.extension}`),
       ...(config.templates && { templateDirs: [config.templates] }),
       ...(sections && { sections }),
@@ -124,8 +141,8 @@ async function writeFormats(
         else stages.get(event.format)?.done(formatBytes(event.bytes));
       },
     });
-    for (const warning of warnings) reporter.warn(warning);
-    return warnings;
+    for (const warning of rendered.warnings) reporter.warn(warning);
+    return rendered;
   } catch (error) {
     const { TemplateDirectoryError } = await import('@orgreport/render/templates');
     if (error instanceof TemplateDirectoryError)
@@ -134,32 +151,42 @@ async function writeFormats(
   }
 }
 
-/** Mails the committed PDF (and workbook) to the configured recipients; returns who accepted it. */
+/**
+ * Delivers the committed documents to the run's targets (the PDF, and the workbook with
+ * `--attach-xlsx`, or every document for a target that stores them), each delivery recorded in the
+ * ledger; returns the targets that took it.
+ */
 async function deliver(
   model: ReportModel,
   files: CommittedOutput[],
   options: ProduceOptions,
 ): Promise<string[]> {
-  const { config, reporter } = options;
-  const attach = files.filter(
-    (f) => f.path.endsWith('.pdf') || (options.attachXlsx && f.path.endsWith('.xlsx')),
-  );
-  const { formatFigure } = await import('@orgreport/render/format');
-  const message = await composeMail(
-    model,
-    attach.map((f) => basename(f.path)),
-    { templates: config.templates, format: formatFigure },
-  );
-  const stage = reporter.stage('mail');
-  const sent = await sendMail({
-    smtpUrl: config.smtpUrl!,
-    from: config.mailFrom!, // checkDelivery refused a run that mails without one
-    to: config.mailTo,
-    message,
-    attachments: attach.map((f) => f.path),
-  });
-  stage.done(`sent to ${sent.accepted.join(', ')}`);
-  return sent.accepted;
+  const { config, reporter, ctx } = options;
+  const attach = files
+    .map((f) => f.path)
+    .filter((p) => p.endsWith('.pdf') || (options.attachXlsx && p.endsWith('.xlsx')));
+  const { deliveryKey } = await import('@orgreport/deliver');
+  let message: Promise<Awaited<ReturnType<typeof reportMessage>>> | undefined;
+  const scope = model.scope ? `${model.scope.kind}:${model.scope.name}` : 'org';
+  const formats = attach.map((p) => p.slice(p.lastIndexOf('.') + 1)).sort();
+  const deliveries = reportTargets(config).map((target) => ({
+    key: deliveryKey({ month: model.period.month, recipient: target, scope, formats, target }),
+    recipient: target,
+    target,
+    group: 'report',
+    record: {
+      month: model.period.month,
+      scope,
+      formats: formats.join(','),
+      organization: model.organization.id,
+    },
+    message: () => {
+      message ??= reportMessage(model, attach, config);
+      return message;
+    },
+  }));
+  const result = await sendDeliveries(deliveries, { config, reporter, ctx });
+  return [...result.sent, ...result.skipped].map((d) => d.recipient);
 }
 
 /**
@@ -169,7 +196,7 @@ async function deliver(
 export async function produceReport(snapshot: Snapshot, options: ProduceOptions): Promise<ProduceResult> {
   const { config, reporter } = options;
   const { formats } = options;
-  const mailing = config.mailTo.length > 0;
+  const delivering = reportTargets(config).length > 0;
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
   const warmup = options.warmup ?? warmUpRendering(formats, { executablePath: chromiumOf(config) });
 
@@ -183,8 +210,25 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
       const manifest = await writeSnapshot(await outputs.directory('snapshot'), snapshot);
       stage.done(`${Object.keys(manifest.checksums).length} files`);
     }
-    model = await computeModel(snapshot, config, reporter, options.sections, options.inputs);
-    warnings = await writeFormats(model, formats, outputs, config, reporter, warmup, options.sections);
+    const computed = await computeModel(
+      snapshot,
+      config,
+      reporter,
+      options.sections,
+      options.inputs,
+      options.scope,
+    );
+    // The documents and the message show the model as their readers may see it.
+    ({ warnings, model } = await writeFormats(
+      computed,
+      formats,
+      outputs,
+      config,
+      reporter,
+      warmup,
+      options.sections,
+      options.reader,
+    ));
     files = await outputs.commit();
   } catch (error) {
     await outputs.abort();
@@ -192,6 +236,6 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   } finally {
     if (!options.warmup) await warmup.close();
   }
-  const mailedTo = mailing ? await deliver(model, files, options) : [];
+  const mailedTo = delivering ? await deliver(model, files, options) : [];
   return { model, files, mailedTo, warnings };
 }

@@ -1,19 +1,21 @@
 /**
- * Delivery by e-mail: subject and bodies from the Handlebars templates of `templates/mail/` (a user
- * template directory's `mail/` overrides them file by file), the PDF attached and, on request, the
- * workbook, sent through nodemailer over SMTP.
+ * `@orgreport/render/message`: the message that goes with a report, from the Handlebars templates of
+ * `templates/mail/` (a user template directory's `mail/` overrides them file by file): subject, text
+ * and HTML bodies for mail, and for chat destinations the "what changed" paragraph and the headline
+ * figures as the report formats them. Made from the model as the reader may see it (the model
+ * `renderDocuments` returns), so a message can say no more than the documents.
  */
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Figure, ReportModel } from '@orgreport/metrics';
-import {
-  formatFigure,
-  formatFigureChange,
-  formatInstant,
-  whatChangedSentences,
-} from '@orgreport/render/format';
 import { templatesDir } from '@orgreport/templates';
-import { CliError, UsageError } from '../errors.ts';
+import { formatFigure, formatFigureChange, formatInstant } from './format.ts';
+import { whatChangedSentences } from './what-changed.ts';
+
+/** A mail template that cannot be read or does not compile (an input error of the caller). */
+export class MessageTemplateError extends Error {
+  override readonly name = 'MessageTemplateError';
+}
 
 /** Figures shown in the mail, in this order. */
 export const MAIL_HEADLINE_IDS = [
@@ -31,10 +33,15 @@ export const MAIL_HEADLINE_IDS = [
 
 const TEMPLATE_FILES = { subject: 'subject.hbs', text: 'body.txt.hbs', html: 'body.html.hbs' } as const;
 
-export interface MailMessage {
+/** A report's message: the mail's subject and bodies, and what chat destinations show. */
+export interface ReportMessage {
   subject: string;
   text: string;
   html: string;
+  /** The "what changed" paragraph. */
+  summary: string;
+  /** The headline figures as the report formats them. */
+  facts: Array<{ label: string; value: string }>;
 }
 
 /** Formats a figure's value for the mail: by default the report's own formatter, as in the PDF. */
@@ -49,6 +56,8 @@ export function mailContext(
   const byId = new Map(model.figures.map((f) => [f.id, f]));
   return {
     organization: model.organization.name,
+    /** The scope a scoped report is for (`Team Platform`); null for the organization's. */
+    scope: model.scope?.label ?? null,
     month: model.period.month,
     periodStart: model.period.start,
     periodEnd: model.period.end,
@@ -75,7 +84,9 @@ async function templateText(name: string, overrideDir: string | undefined): Prom
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT')
-        throw new UsageError(`template ${join(overrideDir, 'mail', name)} cannot be read (${code})`);
+        throw new MessageTemplateError(
+          `template ${join(overrideDir, 'mail', name)} cannot be read (${code})`,
+        );
     }
   }
   return readFile(join(templatesDir, 'mail', name), 'utf8');
@@ -92,17 +103,17 @@ export async function checkMailTemplates(overrideDir: string | undefined): Promi
     try {
       Handlebars.parse(source);
     } catch (error) {
-      throw new UsageError(`mail template ${file}: ${(error as Error).message}`);
+      throw new MessageTemplateError(`mail template ${file}: ${(error as Error).message}`);
     }
   }
 }
 
 /** Renders subject, text and HTML bodies from the mail templates (a fresh Handlebars environment per call). */
-export async function composeMail(
+export async function composeMessage(
   model: ReportModel,
   attachments: string[],
   options: { templates?: string; format?: FigureFormatter } = {},
-): Promise<MailMessage> {
+): Promise<ReportMessage> {
   const { default: Handlebars } = await import('handlebars');
   const hb = Handlebars.create();
   const context = mailContext(model, attachments, options.format);
@@ -111,7 +122,7 @@ export async function composeMail(
     try {
       return hb.compile(source, { noEscape: !escapeHtml, strict: false })(context);
     } catch (error) {
-      throw new UsageError(`mail template ${file}: ${(error as Error).message}`);
+      throw new MessageTemplateError(`mail template ${file}: ${(error as Error).message}`);
     }
   };
   return {
@@ -119,43 +130,10 @@ export async function composeMail(
     subject: (await render(TEMPLATE_FILES.subject, false)).replace(/\s+/g, ' ').trim(),
     text: await render(TEMPLATE_FILES.text, false),
     html: await render(TEMPLATE_FILES.html, true),
+    summary: context.whatChanged,
+    facts: context.headline.map((f) => ({
+      label: f.label,
+      value: f.change ? `${f.value} (${f.change})` : f.value,
+    })),
   };
-}
-
-export interface SendOptions {
-  smtpUrl: string;
-  from: string;
-  to: string[];
-  message: MailMessage;
-  /** Paths of the files to attach. */
-  attachments: string[];
-}
-
-/** Sends the message over SMTP; returns the server's message id. Failures name the SMTP host, never its credentials. */
-export async function sendMail(options: SendOptions): Promise<{ messageId: string; accepted: string[] }> {
-  const { createTransport } = await import('nodemailer');
-  const transport = createTransport(options.smtpUrl);
-  try {
-    const info = await transport.sendMail({
-      from: options.from,
-      to: options.to,
-      subject: options.message.subject,
-      text: options.message.text,
-      html: options.message.html,
-      attachments: options.attachments.map((path) => ({ filename: basename(path), path })),
-    });
-    return {
-      messageId: info.messageId,
-      accepted: (info.accepted as Array<string | { address: string }>).map((a) =>
-        typeof a === 'string' ? a : a.address,
-      ),
-    };
-  } catch (error) {
-    const host = URL.canParse(options.smtpUrl) ? new URL(options.smtpUrl).host : 'the SMTP server';
-    throw new CliError(`sending the report by mail through ${host} failed: ${(error as Error).message}`, 1, {
-      cause: error,
-    });
-  } finally {
-    transport.close();
-  }
 }

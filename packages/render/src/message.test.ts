@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportModel } from '@orgreport/metrics';
 import { describe, expect, it } from 'vitest';
-import { composeMail } from './send.ts';
+import { composeMessage as composeMail } from './message.ts';
 
 /** The parts of a model the mail reads. */
 function model(name: string): ReportModel {

@@ -1,0 +1,197 @@
+/**
+ * The delivery step shared by `monthly` and `distribute`: reports (a message with its documents,
+ * made when due) to their targets through `@orgreport/deliver`, every delivery recorded in the ledger
+ * beside the store (or in the output folder), progress on the reporter, the failures named at the
+ * end. The destinations' settings come from the configuration and the environment here, the only
+ * layer that reads them; their secret values join the run's secrets, so nothing prints them.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type {
+  DeliverResult,
+  Delivery,
+  DeliveryDocument,
+  DeliveryMessage,
+  Destinations,
+} from '@orgreport/deliver';
+import type { ReportModel } from '@orgreport/metrics';
+import type { Config } from '../config/config.ts';
+import type { CommandContext } from '../context.ts';
+import { CliError, EXIT, UsageError } from '../errors.ts';
+import type { Reporter } from '../reporter.ts';
+
+/** Media types of the report's files. */
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+};
+
+/** A document as a delivery carries it: the file, its name, type, size and checksum. */
+export async function deliveryDocument(path: string): Promise<DeliveryDocument> {
+  const bytes = await readFile(path);
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return {
+    path,
+    filename: basename(path),
+    contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: (await stat(path)).size,
+  };
+}
+
+/** The message of a report for its readers, from the model as they may see it, with its documents. */
+export async function reportMessage(
+  model: ReportModel,
+  files: readonly string[],
+  config: Pick<Config, 'templates'>,
+): Promise<DeliveryMessage> {
+  const { composeMessage } = await import('@orgreport/render/message');
+  const documents = await Promise.all(files.map(deliveryDocument));
+  const message = await composeMessage(
+    model,
+    documents.map((d) => d.filename),
+    config.templates ? { templates: config.templates } : {},
+  );
+  return {
+    kind: 'report',
+    ...message,
+    documents,
+    meta: {
+      organization: model.organization.name,
+      month: model.period.month,
+      scope: model.scope ? `${model.scope.kind}:${model.scope.name}` : 'org',
+    },
+  };
+}
+
+/** Where the ledger of a run's deliveries is: beside the store, or in the output folder. */
+export function ledgerPath(
+  config: Pick<Config, 'store' | 'outDir'>,
+  part?: { shard: number; of: number },
+): string {
+  const name = part ? `deliveries.part-${part.shard}-of-${part.of}.jsonl` : 'deliveries.jsonl';
+  return config.store ? join(config.store, '_ledger', name) : join(config.outDir, name);
+}
+
+/** The destinations' settings: the configuration's SMTP server and sender, the environment for the others. */
+function destinationSettings(
+  destinations: Destinations,
+  config: Config,
+  ctx: CommandContext,
+): Record<string, string | undefined> {
+  const settings: Record<string, string | undefined> = {};
+  for (const d of destinations.list()) for (const s of d.settings) settings[s.env] = ctx.io.env[s.env];
+  // The SMTP server and sender may come from a flag or the config file too.
+  settings.ORGREPORT_SMTP_URL = config.smtpUrl ?? settings.ORGREPORT_SMTP_URL;
+  settings.ORGREPORT_MAIL_FROM = config.mailFrom ?? settings.ORGREPORT_MAIL_FROM;
+  for (const d of destinations.list()) {
+    for (const s of d.settings) {
+      const value = settings[s.env];
+      if (!s.secret || !value) continue;
+      ctx.secrets.add(value);
+      // A URL's password alone may appear in a library's message.
+      if (URL.canParse(value)) {
+        const password = new URL(value).password;
+        if (password) ctx.secrets.add(decodeURIComponent(password));
+      }
+    }
+  }
+  return settings;
+}
+
+/** The registry of destinations the CLI knows: the built-in ones. */
+export async function cliDestinations(): Promise<Destinations> {
+  const { createDestinations } = await import('@orgreport/deliver');
+  return createDestinations();
+}
+
+/** Checks every target before anything is fetched or rendered: a bad one is an input error naming it. */
+export async function checkTargets(targets: readonly string[]): Promise<void> {
+  if (targets.length === 0) return;
+  const destinations = await cliDestinations();
+  for (const target of targets) {
+    try {
+      destinations.destinationFor(target);
+    } catch (error) {
+      throw new UsageError(`delivery target ${JSON.stringify(target)}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** What the delivery step needs beside the deliveries. */
+export interface SendOptions {
+  config: Config;
+  reporter: Reporter;
+  ctx: CommandContext;
+  /** Send again what the ledger holds as sent: everyone, or these recipients. */
+  resend?: 'all' | string[];
+  /** The ledger part of a shard (`--shard K/N`). */
+  shard?: { shard: number; of: number };
+}
+
+/** An e-mail target in one case, so the same address is the same delivery however it was written. */
+export function normalTarget(target: string): string {
+  const mail = target.replace(/^mailto:/i, '');
+  return /^[^\s@:/]+@[^\s@]+$/.test(mail) ? mail.toLowerCase() : target;
+}
+
+/**
+ * Delivers, recording each delivery in the ledger before and after; throws a {@link CliError}
+ * (exit 1) naming every delivery that failed, after the others went out.
+ */
+export async function sendDeliveries(deliveries: Delivery[], options: SendOptions): Promise<DeliverResult> {
+  const { config, reporter, ctx } = options;
+  const { deliverAll, openLedger } = await import('@orgreport/deliver');
+  const destinations = await cliDestinations();
+  const settings = destinationSettings(destinations, config, ctx);
+  const path = ledgerPath(config, options.shard);
+  const ledger = await openLedger(path, {
+    now: config.now,
+    mode: config.fileAccess === 'group' ? 0o640 : 0o600,
+  });
+  const stage = reporter.stage('deliver');
+  let done = 0;
+  try {
+    const result = await deliverAll(deliveries, {
+      ledger,
+      settings,
+      destinations,
+      messageIdHost: config.mailFrom?.split('@')[1]?.replace(/>$/, '') ?? 'orgreport.invalid',
+      unknown: config.unknownDeliveries,
+      ...(options.resend && { resend: options.resend }),
+      ...(config.maxPerMinute !== undefined && { maxPerMinute: config.maxPerMinute }),
+      log: (line) => reporter.debug(line),
+      onEvent: (event) => {
+        if (event.type === 'sent' || event.type === 'skipped' || event.type === 'failed') done++;
+        if (event.type === 'retrying') {
+          reporter.warn(
+            `${event.label}: ${event.error}; trying again in ${Math.round(event.delayMs / 1000)} s`,
+          );
+        } else if (event.type === 'unknown') {
+          reporter.warn(
+            `${event.label}: an earlier run stopped while sending it, so whether it arrived is unknown; ${event.action === 'resend' ? 'sending it again with the same Message-ID' : 'skipping it (--unknown skip)'}`,
+          );
+        } else if (event.type === 'failed') {
+          reporter.error(`${event.label}: ${event.error}`);
+        }
+        stage.update(`${done} of ${deliveries.length}`);
+      },
+    });
+    stage.done(
+      `${result.sent.length} sent, ${result.skipped.length} already delivered${result.unknown.length > 0 ? `, ${result.unknown.length} unknown` : ''}${result.failed.length > 0 ? `, ${result.failed.length} failed` : ''} (ledger ${path})`,
+    );
+    if (result.failed.length > 0) {
+      const names = result.failed.map((f) => `${f.label} (${f.error})`);
+      throw new CliError(
+        `${result.failed.length} of ${deliveries.length} deliveries failed, the others went out; run again to retry them (the ledger ${path} keeps what was delivered): ${names.join('; ')}`,
+        EXIT.failure,
+      );
+    }
+    return result;
+  } finally {
+    await ledger.close();
+  }
+}

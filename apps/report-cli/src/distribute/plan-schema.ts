@@ -1,0 +1,63 @@
+/**
+ * The distribution plan's shape (`--plan FILE` or the config file's `distribution`): rules that say
+ * who gets which report. Each rule is either `each` (one report per manager, team or cost center of
+ * the directory, to the manager or to the owner named in a directory column) or `scope` (one report
+ * of a scope to named addresses).
+ */
+import { z } from 'zod';
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+const list = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : v,
+    z.array(item).min(1, 'expected at least one item'),
+  );
+
+/** One rule of a plan. */
+export const planRuleSchema = z
+  .strictObject({
+    /** One report per manager (everyone under them), team or cost center of the directory. */
+    each: z.enum(['manager', 'team', 'cost-center'], 'expected manager, team or cost-center').optional(),
+    /** One report of this scope: org, team:NAME, cost-center:NAME or manager:EMAIL. */
+    scope: nonEmpty.optional(),
+    /** With `each: team` or `each: cost-center`: the directory column that names each one's owner (an e-mail). */
+    owner: nonEmpty.optional(),
+    /** With `scope`: who gets it (e-mail addresses, or any delivery target). */
+    to: list(nonEmpty).optional(),
+    /** More targets for every report of the rule: slack:#channel, teams:VAR, webhook:URL, s3://bucket/prefix/, dir:PATH. */
+    deliver: list(nonEmpty).optional(),
+    /** The documents: pdf, xlsx, html, json (default pdf). */
+    formats: list(z.enum(['pdf', 'xlsx', 'html', 'json'], 'expected pdf, xlsx, html or json')).optional(),
+    /** The report's sections in order (default: every section). */
+    sections: list(nonEmpty).optional(),
+    /** Whose per-person rows the readers see: all, scope (their scope's people) or none. */
+    people: z.enum(['all', 'scope', 'none'], 'expected all, scope or none').optional(),
+  })
+  .refine((r) => (r.each === undefined) !== (r.scope === undefined), 'give a rule either "each" or "scope"')
+  .refine(
+    (r) => r.each === undefined || r.to === undefined,
+    '"to" goes with "scope"; an "each" rule sends to the manager or the owner column',
+  )
+  .refine(
+    (r) => r.scope === undefined || r.to !== undefined || r.deliver !== undefined,
+    'a "scope" rule needs "to" or "deliver"',
+  )
+  .refine(
+    (r) => (r.each !== 'team' && r.each !== 'cost-center' ? true : r.owner !== undefined),
+    '"each: team" and "each: cost-center" need "owner": the directory column naming each one\'s owner',
+  );
+export type PlanRule = z.infer<typeof planRuleSchema>;
+
+/** A whole plan. */
+export const planSchema = z.strictObject({
+  /** The minimum group size of this plan (default: the setting, 5). */
+  minGroupSize: z.number().int().min(1).optional(),
+  rules: z.array(planRuleSchema).min(1, 'expected at least one rule'),
+});
+export type Plan = z.infer<typeof planSchema>;

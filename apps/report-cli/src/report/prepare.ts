@@ -1,0 +1,98 @@
+/**
+ * The data every report of a run reads, prepared once: pseudonymized when the run asks for it (the
+ * snapshot and the directory, before anything is computed or written, so no document, log line or
+ * snapshot holds a real identity), with everyone a document might name (for the privacy rules), and
+ * scopes resolved against the directory in the same identities.
+ */
+import type { Snapshot } from '@orgreport/api-core';
+import type {
+  DirectoryIndex,
+  Identity,
+  PeopleDirectory,
+  Pseudonymizer,
+  ResolvedScope,
+  ScopeSpec,
+} from '@orgreport/metrics';
+import type { Config } from '../config/config.ts';
+import { UsageError } from '../errors.ts';
+
+/** The run's data as its reports read it. */
+export interface PreparedData {
+  snapshot: Snapshot;
+  directory?: PeopleDirectory;
+  /** Present when identities are pseudonyms: recipients and scopes given by real e-mail are mapped with it. */
+  pseudonymizer?: Pseudonymizer;
+  /** Everyone of the organization a document might name. */
+  people: Identity[];
+}
+
+/** Pseudonymizes (when configured) and gathers the identities of a run's data. */
+export async function prepareData(
+  snapshot: Snapshot,
+  directory: PeopleDirectory | undefined,
+  config: Pick<Config, 'pseudonymKey'>,
+): Promise<PreparedData> {
+  const metrics = await import('@orgreport/metrics');
+  if (!config.pseudonymKey) {
+    return { snapshot, ...(directory && { directory }), people: metrics.identitiesOf(snapshot, directory) };
+  }
+  const p = metrics.pseudonymizer(config.pseudonymKey);
+  const pseudonymous = metrics.pseudonymizeSnapshot(snapshot, p);
+  const dir = directory && metrics.pseudonymizeDirectory(directory, p);
+  return {
+    snapshot: pseudonymous,
+    ...(dir && { directory: dir }),
+    pseudonymizer: p,
+    people: metrics.identitiesOf(pseudonymous, dir),
+  };
+}
+
+/** An e-mail in the run's identities: its pseudonym when the run pseudonymizes. */
+export function identityOf(data: PreparedData, email: string): string {
+  return data.pseudonymizer ? data.pseudonymizer.email(email) : email.toLowerCase();
+}
+
+/** The directory indexed over the snapshot's days, managers followed (a bad manager column is an input error). */
+export async function directoryIndex(data: PreparedData): Promise<DirectoryIndex> {
+  const { indexDirectory, ScopeError } = await import('@orgreport/metrics');
+  if (!data.directory) {
+    throw new UsageError(
+      'a scoped report needs the people directory: set --directory, ORGREPORT_DIRECTORY or "directory"',
+    );
+  }
+  try {
+    return indexDirectory(data.directory, data.snapshot.manifest.fetchedRange, { managers: true });
+  } catch (error) {
+    if (error instanceof ScopeError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * A scope resolved in the run's identities (a manager given by real e-mail is found by their
+ * pseudonym); a scope under the minimum group size is refused: no report singles out people.
+ */
+export async function scopeOfRun(
+  data: PreparedData,
+  index: DirectoryIndex,
+  spec: ScopeSpec,
+  minGroupSize: number,
+): Promise<ResolvedScope> {
+  const { resolveScope, scopeText, ScopeError } = await import('@orgreport/metrics');
+  const inRun = spec.kind === 'manager' ? { ...spec, name: identityOf(data, spec.name) } : spec;
+  let resolved: ResolvedScope;
+  try {
+    resolved = resolveScope(index, inRun);
+  } catch (error) {
+    if (error instanceof ScopeError) {
+      throw new UsageError(`--scope ${scopeText(spec)}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+  if (resolved.people < minGroupSize) {
+    throw new UsageError(
+      `--scope ${scopeText(spec)}: ${resolved.people} ${resolved.people === 1 ? 'person' : 'people'} on ${index.range.end}, fewer than the minimum group size of ${minGroupSize} (--min-group-size): no report, so that no figure singles out people`,
+    );
+  }
+  return resolved;
+}
