@@ -180,6 +180,43 @@ export function createProgram(ctx: CommandContext): Command {
 
   withFlags(
     program
+      .command('distribute')
+      .description(
+        "make and deliver every reader's report of a month: each manager their people's, each owner their cost center's, named readers the organization's (a plan says who gets what)",
+      )
+      .addHelpText(
+        'after',
+        '\nThe month is read once (from the store or a fresh fetch); each delivery is recorded in a ledger, so a rerun sends only what is not delivered yet.\nScopes with fewer people than the minimum group size get no report.\nExample: orgreport distribute --demo --dry-run',
+      ),
+    ...CONNECTION,
+    'month',
+    'partial',
+    'demo',
+    'demoUsers',
+    'orgName',
+    'org',
+    'hookLog',
+    'store',
+    'json',
+    'plan',
+    ...RENDERING,
+  )
+    .option(
+      '--dry-run',
+      'print the plan resolved (every recipient, scope, formats, people, scopes held back), send nothing',
+    )
+    .option(
+      '--shard <K/N>',
+      "this job's share of the recipients, for N jobs of a scheduler (its own ledger part)",
+    )
+    .option(
+      '--resend <recipients>',
+      'send again what the ledger holds as delivered: all, or comma-separated recipients',
+    )
+    .action(async (flags) => (await import('./commands/distribute.ts')).distribute(flags, ctx));
+
+  withFlags(
+    program
       .command('sync')
       .description(
         'fetch into a Parquet store the days it does not hold yet (from 2026-01-14 or --since up to yesterday, UTC)',

@@ -41,17 +41,21 @@ export function scopedFigures(figures: readonly Figure[], organization: ReportMo
       };
     }
     if (rule.rule === 'organization' || rule.rule === 'per-organization') {
+      const label = `${f.label} (organization)`;
       return org
-        ? { ...org, note: `The organization's figure: ${rule.reason}.` }
+        ? { ...org, label, note: `The organization's figure: ${rule.reason}.` }
         : {
             ...f,
+            label,
             value: null,
             previous: null,
             change: null,
             note: `The organization's figure (${rule.reason}); not given.`,
           };
     }
-    return org ? { ...f, organization: org.value } : { ...f };
+    // The scope's own figure: a label naming the organization names the scope's repositories instead.
+    const label = f.label.replace(' (organization)', '');
+    return org ? { ...f, label, organization: org.value } : { ...f, label };
   });
 }
 

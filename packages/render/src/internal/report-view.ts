@@ -57,7 +57,8 @@ export interface ReportView {
 
 /** The document title: organization, report month and "partial" when it is. */
 export function reportTitle(model: ReportModel): string {
-  return `${model.organization.name} — AI coding agent report ${model.period.month}${model.partial ? ' (partial)' : ''}`;
+  const scope = model.scope ? `, ${model.scope.label}` : '';
+  return `${model.organization.name}${scope} — AI coding agent report ${model.period.month}${model.partial ? ' (partial)' : ''}`;
 }
 
 /** The period as `YYYY-MM-DD to YYYY-MM-DD`, with "partial" when it is. */

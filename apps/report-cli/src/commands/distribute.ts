@@ -1,0 +1,440 @@
+/**
+ * `orgreport distribute`: every reader's report of a month, made and delivered in one run. The plan
+ * (`--plan`, the config file's `distribution`, or each manager their people's PDF) is resolved
+ * against the directory; the month is read once (from the store or a fresh fetch) and the
+ * organization's model computed once; each report is a scope's model as its readers may see it,
+ * rendered through one Chromium; every delivery goes through the ledger, so a rerun sends only what
+ * is not delivered yet and `--shard K/N` splits the recipients between jobs.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Delivery, DeliveryMessage } from '@orgreport/deliver';
+import type { DirectoryIndex, PeopleDirectory, ReportModel, ReportSection } from '@orgreport/metrics';
+import { warmUpRendering } from '@orgreport/render/warmup';
+import type { Config, ConfigFlags, ReportFormat } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
+import { ledgerPath, normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
+import { demoDirectory, withDemoPrices } from '../demo.ts';
+import { loadDirectory } from '../directory/read.ts';
+import { type Plan, planSchema } from '../distribute/plan-schema.ts';
+import {
+  defaultPlan,
+  type PlannedDelivery,
+  type PlannedReport,
+  type ResolvedPlan,
+  resolvePlan,
+  shardOf,
+} from '../distribute/resolve-plan.ts';
+import { UsageError } from '../errors.ts';
+import { OutputSet } from '../output/atomic.ts';
+import { checkChromium, checkTemplates, chromiumOf } from '../report/checks.ts';
+import { type PreparedData, prepareData } from '../report/prepare.ts';
+import { computeModel, reportBaseName } from '../report/produce.ts';
+import { loadSections } from '../report/sections.ts';
+import { formatBytes, type Reporter } from '../reporter.ts';
+import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
+
+export interface DistributeOptions extends ConfigFlags, AcquireFlags {
+  dryRun?: boolean;
+  json?: boolean;
+  /** `K/N`: this job's share of the recipients. */
+  shard?: string;
+  /** `all`, or comma-separated recipients: send again what the ledger holds as sent. */
+  resend?: string;
+}
+
+/** Reports rendered at once: Chromium prints one while this process lays out the next. */
+const RENDER_CONCURRENCY = 2;
+
+/** `K/N` read, with the reason when it is not one. */
+function parseShard(text: string | undefined): { shard: number; of: number } | undefined {
+  if (text === undefined) return undefined;
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const shard = Number(m?.[1]);
+  const of = Number(m?.[2]);
+  if (!m || of < 1 || shard < 1 || shard > of) {
+    throw new UsageError(`--shard: expected K/N with 1 <= K <= N, such as 2/4 (got ${JSON.stringify(text)})`);
+  }
+  return { shard, of };
+}
+
+/** The plan of the run: `--plan FILE`, else the config file's `distribution`, else the default one. */
+async function planOf(config: Config): Promise<{ plan: Plan; source: string }> {
+  if (config.plan) {
+    let text: string;
+    try {
+      text = await readFile(config.plan, 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `--plan ${config.plan}: cannot be read (${(error as NodeJS.ErrnoException).code})`,
+      );
+    }
+    let json: unknown;
+    try {
+      json = /\.ya?ml$/i.test(config.plan) ? (await import('yaml')).parse(text) : JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(
+        `--plan ${config.plan}: not valid ${/\.ya?ml$/i.test(config.plan) ? 'YAML' : 'JSON'} (${(error as Error).message.split('\n')[0]})`,
+      );
+    }
+    // A plan file may hold the plan itself, or a config file's `distribution` key.
+    const body =
+      json && typeof json === 'object' && 'distribution' in json
+        ? (json as { distribution: unknown }).distribution
+        : json;
+    const parsed = planSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new UsageError(`--plan ${config.plan}: ${issue.path.join('.') || 'the plan'}: ${issue.message}`);
+    }
+    return { plan: parsed.data, source: config.plan };
+  }
+  if (config.distribution)
+    return { plan: config.distribution, source: `config file ${config.configFile}: distribution` };
+  return {
+    plan: defaultPlan(config.mailTo, config.formats),
+    source: 'the default plan: each manager the PDF of everyone under them',
+  };
+}
+
+/** A planned report's files: the report's base name, with `-groups` where its readers see no person's rows. */
+function baseNameOf(model: ReportModel, report: PlannedReport): string {
+  const base = reportBaseName(model);
+  return report.personRows === 'none' ? `${base}-groups` : base;
+}
+
+/** What a dry run and `--json` print of the plan. */
+function planSummary(
+  plan: ResolvedPlan,
+  deliveries: PlannedDelivery[],
+  source: string,
+  shard?: { shard: number; of: number },
+) {
+  const byId = new Map(plan.reports.map((r) => [r.id, r]));
+  return {
+    plan: source,
+    minGroupSize: plan.minGroupSize,
+    ...(shard && { shard: `${shard.shard}/${shard.of}` }),
+    reports: plan.reports.filter((r) => deliveries.some((d) => d.report === r.id)).length,
+    deliveries: deliveries.map((d) => {
+      const r = byId.get(d.report)!;
+      return {
+        recipient: d.recipient,
+        target: d.target,
+        scope: r.resolved ? `${r.resolved.kind}:${r.resolved.name}` : 'org',
+        formats: r.formats,
+        people: r.people,
+        personRows: r.personRows,
+      };
+    }),
+    heldBack: plan.heldBack,
+  };
+}
+
+function printPlan(ctx: CommandContext, summary: ReturnType<typeof planSummary>): void {
+  const lines = [
+    `plan: ${summary.plan}${summary.shard ? ` (shard ${summary.shard})` : ''}; minimum group size ${summary.minGroupSize}`,
+    `${summary.deliveries.length} deliveries of ${summary.reports} reports:`,
+    ...summary.deliveries.map(
+      (d) =>
+        `  ${d.recipient.padEnd(42)} ${d.scope.padEnd(48)} ${d.formats.join(',').padEnd(9)} ${String(d.people).padStart(6)} people  per-person rows: ${d.personRows}${d.target !== d.recipient ? `  via ${d.target}` : ''}`,
+    ),
+  ];
+  if (summary.heldBack.length > 0) {
+    lines.push(`${summary.heldBack.length} scopes held back (no report):`);
+    for (const h of summary.heldBack) {
+      lines.push(
+        `  ${h.scope.padEnd(48)} ${h.reason}${h.recipients.length > 0 ? ` (would have gone to ${h.recipients.join(', ')})` : ''}`,
+      );
+    }
+  }
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Makes and delivers every reader's report of the month. */
+export async function distribute(options: DistributeOptions, ctx: CommandContext): Promise<void> {
+  const started = performance.now();
+  const { config: configured, reporter } = setUp(options, ctx);
+  const config = options.demo ? withDemoPrices(configured) : configured;
+  const period = reportPeriod(options, config);
+  const shard = parseShard(options.shard);
+  const { plan, source } = await planOf(config);
+  const formats = new Set(plan.rules.flatMap((r) => r.formats ?? ['pdf']) as ReportFormat[]);
+  if (!options.dryRun) checkChromium(config, formats);
+  await checkTemplates(config);
+  const sections = await loadSections(config.sections, ctx.io.cwd);
+  const directory: PeopleDirectory | undefined =
+    (await loadDirectory(config.directory)) ??
+    (options.demo ? await demoDirectory(demoUsersOf(options) ?? 200, config.today) : undefined);
+  if (!directory) {
+    throw new UsageError(
+      'distribute needs the people directory: set --directory, ORGREPORT_DIRECTORY or "directory" (or use --demo)',
+    );
+  }
+  const { indexDirectory, ScopeError } = await import('@orgreport/metrics');
+  const { comparisonPeriod, fetchedRangeOf } = await import('@orgreport/snapshot').then(async (s) => ({
+    comparisonPeriod: (await import('@orgreport/api-core')).comparisonPeriod,
+    fetchedRangeOf: s.fetchedRangeOf,
+  }));
+  // The plan is resolved against the directory as written (recipients are real addresses).
+  let index: DirectoryIndex;
+  try {
+    index = indexDirectory(directory, fetchedRangeOf(period, comparisonPeriod(period)), { managers: true });
+  } catch (error) {
+    if (error instanceof ScopeError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+  const people = new Set(directory.people.map((p) => p.email.toLowerCase())).size;
+  const resolved = resolvePlan(plan, index, {
+    minGroupSize: config.minGroupSize,
+    organizationPeople: people,
+  });
+  const mine = resolved.deliveries
+    .map((d) => ({ ...d, target: normalTarget(d.target) }))
+    .filter((d) => !shard || shardOf(d.recipient, shard.of) === shard.shard);
+  const summary = planSummary(resolved, mine, source, shard);
+  if (options.dryRun) {
+    if (options.json)
+      ctx.io.stdout.write(
+        `${JSON.stringify({ command: 'distribute', dryRun: true, month: period.month, ...summary })}\n`,
+      );
+    else printPlan(ctx, summary);
+    return;
+  }
+  const { checkTargets } = await import('../deliver/send-reports.ts');
+  await checkTargets(mine.map((d) => d.target));
+
+  const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend, shard);
+  const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
+  try {
+    const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+    const data = await prepareData(snapshot, directory, config);
+    const history = config.store
+      ? await (await import('../store/read-month.ts')).historyFromStore(
+          config.store,
+          data.snapshot,
+          period,
+          reporter,
+        )
+      : undefined;
+    const inputs = { ...history, ...(data.directory && { directory: data.directory }) };
+    const organization = await computeModel(data.snapshot, config, reporter, sections, inputs);
+    const renderer = new ReportRenderer({ config, reporter, data, organization, sections, inputs, warmup });
+    // The reports that have something to deliver, rendered ahead, two at a time.
+    const needed = resolved.reports.filter((r) => pending.some((d) => d.report === r.id));
+    const stage = reporter.stage('reports');
+    let made = 0;
+    await inBatches(needed, RENDER_CONCURRENCY, async (report) => {
+      await renderer.render(report);
+      stage.update(`${++made} of ${needed.length}`);
+    });
+    stage.done(
+      `${made} reports rendered${resolved.heldBack.length > 0 ? `, ${resolved.heldBack.length} scopes held back (fewer than ${resolved.minGroupSize} people, or no owner)` : ''}`,
+    );
+    for (const h of resolved.heldBack) reporter.info(`held back: ${h.scope}: ${h.reason}`);
+    const byId = new Map(resolved.reports.map((r) => [r.id, r]));
+    const { deliveryKey } = await import('@orgreport/deliver');
+    const deliveries: Delivery[] = mine.map((d) => {
+      const report = byId.get(d.report)!;
+      const scope = report.resolved ? `${report.resolved.kind}:${report.resolved.name}` : 'org';
+      return {
+        key: deliveryKey({
+          month: period.month,
+          recipient: d.recipient,
+          scope,
+          formats: report.formats,
+          target: d.target,
+        }),
+        recipient: d.recipient,
+        target: d.target,
+        group: report.id,
+        record: { month: period.month, scope, formats: report.formats.join(','), rows: report.personRows },
+        message: () => renderer.message(report),
+      };
+    });
+    const resend =
+      options.resend === undefined
+        ? undefined
+        : options.resend.trim().toLowerCase() === 'all'
+          ? ('all' as const)
+          : options.resend
+              .split(',')
+              .map((r) => r.trim())
+              .filter(Boolean);
+    const result = await sendDeliveries(deliveries, {
+      config,
+      reporter,
+      ctx,
+      ...(resend && { resend }),
+      ...(shard && { shard }),
+    });
+    if (options.json) {
+      ctx.io.stdout.write(
+        `${JSON.stringify({
+          command: 'distribute',
+          month: period.month,
+          ...summary,
+          rendered: renderer.files(),
+          sent: result.sent.map((s) => ({ recipient: s.recipient, target: s.label, id: s.id })),
+          skipped: result.skipped.map((s) => ({ recipient: s.recipient, target: s.label, reason: s.reason })),
+          unknown: result.unknown.map((s) => ({ recipient: s.recipient, target: s.label, action: s.action })),
+          failed: [],
+          timings: { totalMs: Math.round(performance.now() - started) },
+        })}\n`,
+      );
+    } else if (reporter.enabled('info')) {
+      ctx.io.stdout.write(
+        `distributed ${period.month}: ${result.sent.length} sent, ${result.skipped.length} already delivered, ${result.unknown.length} unknown, ${resolved.heldBack.length} scopes held back; ${renderer.files().length} files in ${config.outDir}; done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      );
+    }
+  } finally {
+    await warmup.close();
+  }
+}
+
+/** The deliveries the ledger does not hold as sent (all of them to a recipient `--resend` names). */
+async function pendingDeliveries(
+  deliveries: PlannedDelivery[],
+  plan: ResolvedPlan,
+  config: Config,
+  month: string,
+  resend: string | undefined,
+  shard: { shard: number; of: number } | undefined,
+): Promise<PlannedDelivery[]> {
+  const { deliveryKey, readLedgers } = await import('@orgreport/deliver');
+  const again = resend?.split(',').map((r) => r.trim().toLowerCase()) ?? [];
+  if (again.includes('all')) return deliveries;
+  const path = ledgerPath(config, shard);
+  let status: (key: string) => string;
+  try {
+    const reading = await readLedgers([path]);
+    status = (key) => reading.index.status(key);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return deliveries;
+    throw error;
+  }
+  const byId = new Map(plan.reports.map((r) => [r.id, r]));
+  return deliveries.filter((d) => {
+    if (again.includes(d.recipient.toLowerCase())) return true;
+    const report = byId.get(d.report)!;
+    const scope = report.resolved ? `${report.resolved.kind}:${report.resolved.name}` : 'org';
+    return (
+      status(
+        deliveryKey({ month, recipient: d.recipient, scope, formats: report.formats, target: d.target }),
+      ) !== 'sent'
+    );
+  });
+}
+
+/** Runs `work` over `items`, `size` at a time. */
+async function inBatches<T>(
+  items: readonly T[],
+  size: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+/** Renders each planned report once (its documents committed together) and makes its message. */
+class ReportRenderer {
+  private readonly made = new Map<string, Promise<{ model: ReportModel; paths: string[] }>>();
+  private readonly written: string[] = [];
+  constructor(
+    private readonly run: {
+      config: Config;
+      reporter: Reporter;
+      data: PreparedData;
+      organization: ReportModel;
+      sections: ReadonlyArray<ReportSection> | undefined;
+      inputs: Record<string, unknown>;
+      warmup: ReturnType<typeof warmUpRendering>;
+    },
+  ) {}
+
+  files(): string[] {
+    return [...this.written];
+  }
+
+  render(report: PlannedReport): Promise<{ model: ReportModel; paths: string[] }> {
+    let made = this.made.get(report.id);
+    if (!made) {
+      made = this.make(report);
+      this.made.set(report.id, made);
+    }
+    return made;
+  }
+
+  async message(report: PlannedReport): Promise<DeliveryMessage> {
+    const { model, paths } = await this.render(report);
+    return reportMessage(model, paths, this.run.config);
+  }
+
+  private async make(report: PlannedReport): Promise<{ model: ReportModel; paths: string[] }> {
+    const { config, data, organization, sections, inputs, warmup } = this.run;
+    const metrics = await import('@orgreport/metrics');
+    const identity = (email: string) =>
+      data.pseudonymizer ? data.pseudonymizer.email(email) : email.toLowerCase();
+    let model = organization;
+    if (report.resolved) {
+      // The scope in the run's identities (pseudonyms when the run makes them).
+      const spec =
+        report.resolved.kind === 'manager'
+          ? { kind: 'manager' as const, name: identity(report.resolved.name) }
+          : { kind: report.resolved.kind, name: report.resolved.name };
+      const index = data.pseudonymizer
+        ? metrics.indexDirectory(data.directory!, data.snapshot.manifest.fetchedRange, { managers: true })
+        : undefined;
+      const scope = index ? metrics.resolveScope(index, spec) : report.resolved;
+      model = metrics.buildReportModel(data.snapshot, {
+        generatedAt: organization.generatedAt,
+        ...(config.pricePerCredit !== undefined && { pricePerCredit: config.pricePerCredit }),
+        ...(config.currency !== undefined && { currency: config.currency }),
+        ...(config.pricePerSeat !== undefined && { pricePerSeat: config.pricePerSeat }),
+        ...(sections && { sections }),
+        inputs,
+        scope: { scope, organization },
+      });
+    }
+    const chosen = report.sections
+      ? metrics.resolveSections(await loadSections(report.sections, config.outDir))
+      : sections;
+    const outputs = await new OutputSet(config.outDir).open();
+    try {
+      const { renderDocuments } = await import('@orgreport/render/documents');
+      const base = baseNameOf(model, report);
+      const paths: string[] = [];
+      const rendered = await renderDocuments(model, {
+        formats: report.formats,
+        file: (format) => {
+          paths.push(resolve(config.outDir, `${base}.${format.extension}`));
+          return outputs.file(`${base}.${format.extension}`);
+        },
+        ...(config.templates && { templateDirs: [config.templates] }),
+        ...(chosen && { sections: chosen }),
+        pdfRenderer: () => warmup.pdf(),
+        reader: {
+          policy: {
+            minGroupSize: config.minGroupSize,
+            personRows: report.personRows,
+            pseudonymized: data.pseudonymizer !== undefined,
+          },
+          people: data.people,
+          reader: report.readers.map(identity),
+        },
+      });
+      const committed = await outputs.commit();
+      for (const c of committed) {
+        this.written.push(c.path);
+        this.run.reporter.debug(`${c.path}: ${formatBytes(c.bytes)}`);
+      }
+      return { model: rendered.model, paths: committed.map((c) => c.path) };
+    } catch (error) {
+      await outputs.abort();
+      throw error;
+    }
+  }
+}
