@@ -4,10 +4,19 @@
  * DuckDB as the embedded engine. {@link syncStore} fetches the days a store lacks; {@link readPeriod}
  * reads a report period back as a snapshot; {@link readHistory} sums its months for the trend; {@link StoreQuery} runs SQL over the datasets;
  * {@link rebuildStore} makes the datasets again from the raw responses the syncs kept.
+ * A damaged file is a {@link DamagedStoreError} naming it and its remedy; {@link checkStore} finds
+ * them all at once.
  *
  * @module @orgreport/store
  */
-export { StoreError, StoreLockedError, StoreQueryError } from './errors.ts';
+export { checkStore, type StoreCheck } from './check.ts';
+export {
+  type DamagedStoreDetails,
+  DamagedStoreError,
+  StoreError,
+  StoreLockedError,
+  StoreQueryError,
+} from './errors.ts';
 export { type ReadHistoryOptions, readHistory, type StoredMonth } from './history.ts';
 export { hiveValue, PART_FILE, STORE_FILE, StoreLayout } from './layout.ts';
 export { lockOrganization, type StoreLock } from './lock.ts';
@@ -23,7 +32,7 @@ export {
 } from './schema.ts';
 export type { MonthInfo, OrgState } from './state.ts';
 export { readState } from './state.ts';
-export { listOrganizations, openStore, storeDescription } from './store-file.ts';
+export { listOrganizations, type OpenStoreOptions, openStore, storeDescription } from './store-file.ts';
 export {
   type SyncOptions,
   type SyncProgress,
