@@ -1,6 +1,6 @@
 /**
  * `checkStore`: every file of a store a reader depends on, looked at without reading a row:
- * `_store.json`, each organization's state, and the two ends of every partition
+ * `_store.json`, each organization's state, the records, and the two ends of every partition
  * (magic bytes and footer). For whoever must fail loudly on a damaged store before relying on it
  * (a watch, a scheduled check); on a store of 10,000 users and eleven months, about 0.1 s.
  */
@@ -9,6 +9,7 @@ import { allPartitionFiles, damaged, parquetProblem } from './damage.ts';
 import { DamagedStoreError } from './errors.ts';
 import { entries } from './files.ts';
 import { StoreLayout } from './layout.ts';
+import { RECORD_FILES, type RecordFileSpec, readRecords } from './records.ts';
 import { readState } from './state.ts';
 import { openStore } from './store-file.ts';
 
@@ -31,6 +32,18 @@ function damageOnly(found: DamagedStoreError[]) {
   };
 }
 
+/** The organization folders (`org_id=...`) under a top-level folder of the store. */
+async function orgFolders(layout: StoreLayout, top: string): Promise<string[]> {
+  return (await entries(join(layout.root, top))).filter((d) => d.startsWith('org_id='));
+}
+
+async function checkRecords(layout: StoreLayout, spec: RecordFileSpec, found: DamagedStoreError[]) {
+  const [top, , file] = spec.path.split('/');
+  for (const org of await orgFolders(layout, top!)) {
+    await readRecords(layout, spec, join(layout.root, top!, org, file!)).catch(damageOnly(found));
+  }
+}
+
 /**
  * Looks at every file of the store in `root` a reader depends on and reports the damaged ones
  * (a folder that is no store is a `StoreError`, as for every reader).
@@ -49,6 +62,8 @@ export async function checkStore(root: string): Promise<StoreCheck> {
     const id = /^org_id=(.+)\.json$/.exec(file)?.[1];
     if (id) await readState(layout, decodeURIComponent(id)).catch(damageOnly(found));
   }
+  await checkRecords(layout, RECORD_FILES.syncRuns, found);
+  await checkRecords(layout, RECORD_FILES.limits, found);
   const files = await allPartitionFiles(layout);
   let next = 0;
   const problems: Array<string | null> = new Array(files.length).fill(null);
