@@ -176,6 +176,17 @@ describe('credit limits in the store', () => {
     expect(jsonLines(records)).toHaveLength(124);
   });
 
+  it('a key that cannot read the organization id sends nothing (its exit code: 3)', async () => {
+    const store = join(tempDir(), 'store');
+    const before = emulator.requestLog.filter((r) => r.method === 'PUT').length;
+    const run = await cli(['limits', 'apply', limitsFile(), '--store', store], {
+      env: envFor(emulator, 'member'),
+    });
+    expect(run.code).toBe(3);
+    expect(run.err).toMatch(/nothing sent: the limits are recorded in the store .* by organization id/);
+    expect(emulator.requestLog.filter((r) => r.method === 'PUT').length).toBe(before);
+  });
+
   it('a batch that cannot be recorded stops the sending and says which rows were set', async () => {
     const store = join(tempDir(), 'store');
     // The record file is a folder: the first batch is set, then cannot be recorded.

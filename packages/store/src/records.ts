@@ -46,7 +46,7 @@ export const RECORD_FILES = {
   syncRuns: {
     name: 'syncRuns',
     path: '_sync/org_id=<id>/runs.jsonl',
-    doc: 'One line per `orgreport sync` of the organization, written when the run ends, failed or not. A run that failed before it knew the organization id is kept under the id the store knows for the configured organization name, else under that name made a slug (`org_id=<slug>`).',
+    doc: 'One line per `orgreport sync` of the organization, written when the run ends, failed or not (not `sync --rebuild`, which fetches nothing, nor the sync inside `monthly --store`). A run that failed before it knew the organization id is kept under the id the store knows for the configured organization name, else under that name made a slug (`org_id=<slug>`).',
     mode: 0o644,
     fields: [
       { name: 'at', type: 'instant', doc: 'when the run started (UTC)' },

@@ -11,7 +11,7 @@ import { type CreditLimitUpdated, type OrgClient, yesterdayUtc } from '@orgrepor
 import { type Config, type ConfigFlags, configuredOrgId } from '../config/config.ts';
 import { connect } from '../connect.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { CliError, messageOf, UsageError } from '../errors.ts';
+import { CliError, exitCodeOf, messageOf, UsageError } from '../errors.ts';
 import type { LimitRowError } from '../limits/parse.ts';
 import { readLimitsFile } from '../limits/read.ts';
 import { sendInBatches } from '../limits/send.ts';
@@ -38,7 +38,16 @@ async function limitsRecorder(
   const day = yesterdayUtc(config.now);
   const orgId =
     configuredOrgId(config) ??
-    (await client.analytics.activity({ startDate: day, endDate: day })).meta.org_id;
+    (await client.analytics.activity({ startDate: day, endDate: day }).then(
+      (response) => response.meta.org_id,
+      (error: unknown) => {
+        throw new CliError(
+          `nothing sent: the limits are recorded in the store ${store} by organization id, which could not be read from the API (give the organization's "id" in the config file, or leave out the store): ${messageOf(error)}`,
+          exitCodeOf(error),
+          { cause: error },
+        );
+      },
+    ));
   return (accepted) => {
     const at = config.now().toISOString();
     return recordLimits(
