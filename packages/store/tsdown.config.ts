@@ -1,3 +1,9 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-export default packageConfig();
+// `errors` alone loads no DuckDB: the CLI recognises the store's errors with it at start-up.
+export default packageConfig({
+  entry: {
+    index: 'src/index.ts',
+    errors: 'src/errors.ts',
+  },
+});

@@ -2,6 +2,7 @@
  * Typed errors of the CLI. Commands throw them; only `run()` turns them into a message and an exit
  * code (see {@link exitCodeOf}), so no command ever calls `process.exit`.
  */
+import { DamagedStoreError } from '@orgreport/store/errors';
 
 /** Exit codes of `orgreport`, documented in `--help` and the README. */
 export const EXIT = {
@@ -44,7 +45,8 @@ export class AuthError extends CliError {
   }
 }
 
-// Error classes of the packages below, recognised by name so that this module loads none of them.
+// Error classes of the packages below, recognised by name so that this module loads none of them
+// (the store's damage by its class, from `@orgreport/store/errors`, which loads nothing else).
 const USAGE_ERROR_NAMES = new Set([
   'SnapshotError',
   'DateInputError',
@@ -69,6 +71,8 @@ const AUTH_ERROR_NAMES = new Set(['AuthenticationError', 'PermissionDeniedError'
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
   if (!(error instanceof Error)) return EXIT.failure;
+  // Not the user's input: a file of the store went bad (the message says how to mend it).
+  if (error instanceof DamagedStoreError) return EXIT.failure;
   if (AUTH_ERROR_NAMES.has(error.name)) return EXIT.auth;
   const status = (error as { status?: unknown }).status;
   if (status === 401 || status === 403) return EXIT.auth;
@@ -79,6 +83,10 @@ export function exitCodeOf(error: unknown): ExitCode {
 /** The user-facing message of any thrown value (a cause chain adds its first useful line). */
 export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  // The damaged file and its remedy, without the engine's words of its cause.
+  if (error instanceof DamagedStoreError) {
+    return `the store ${error.store} is damaged: ${error.file} ${error.problem}; ${error.remedy}`;
+  }
   const base = error.message || error.name;
   const cause = (error as { cause?: unknown }).cause;
   if (error instanceof CliError || !(cause instanceof Error) || base.includes(cause.message)) return base;

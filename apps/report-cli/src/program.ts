@@ -337,8 +337,13 @@ export function createProgram(ctx: CommandContext): Command {
     limits
       .command('apply')
       .description('set limits from a CSV, JSON or XLSX of email,limit (every row validated, batches of 100)')
-      .argument('<file>', 'a .csv, .json or .xlsx file'),
+      .argument('<file>', 'a .csv, .json or .xlsx file')
+      .addHelpText(
+        'after',
+        '\nWith a store, every limit the API accepted is recorded in it (_limits/; the API cannot read limits back).',
+      ),
     ...CONNECTION,
+    'store',
   )
     .option('--dry-run', 'validate and print, send nothing')
     .action(async (file, flags) =>

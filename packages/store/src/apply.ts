@@ -17,6 +17,7 @@ import {
   toolsDaySchema,
 } from '@orgreport/api-core';
 import { collectUnknownKeys } from '@orgreport/snapshot';
+import { engineRead } from './damage.ts';
 import { type Engine, sqlName, sqlString, storedExpression } from './engine.ts';
 import { entries, flushFile, publish, tempPath } from './files.ts';
 import type { StoreLayout } from './layout.ts';
@@ -153,7 +154,11 @@ export async function applySpan(
       for (const [month, days] of await targetMonths(layout, spec, orgId, table, info.range)) {
         const target = layout.partitionFile(spec.name, orgId, month);
         if (!counts.get(month) && !(await exists(target))) continue; // nothing to write, nothing to replace
-        if (await writePartition(engine, layout, spec, orgId, month, staged, days)) result.written++;
+        // The old file's rows are read to keep them: a damaged one stops the sync and says so.
+        const changed = await engineRead(layout, [target], () =>
+          writePartition(engine, layout, spec, orgId, month, staged, days),
+        );
+        if (changed) result.written++;
         else result.unchanged++;
       }
     } finally {

@@ -1,7 +1,9 @@
 /**
- * The datasets' part of docs/store.md, written from {@link DATASETS} (the one source): a test holds
- * the document to it, `pnpm --filter @orgreport/store docs` rewrites it.
+ * The generated parts of docs/store.md: the datasets, written from {@link DATASETS}, and the
+ * records, written from {@link RECORD_FILES} (the one source of each): tests hold the document to
+ * them, `pnpm --filter @orgreport/store docs` rewrites them.
  */
+import { RECORD_FILES, type RecordFieldSpec } from './records.ts';
 import { DATASETS, type DatasetSpec, STORE_SCHEMA_VERSION } from './schema.ts';
 
 function replaced(spec: DatasetSpec): string {
@@ -42,4 +44,33 @@ export function datasetsMarkdown(): string {
     );
   }
   return parts.join('\n\n');
+}
+
+/** A record field's type as the document shows it. */
+function fieldType(field: RecordFieldSpec): string {
+  const type = {
+    text: 'string',
+    day: 'string `YYYY-MM-DD`',
+    instant: 'string, ISO 8601 instant',
+    boolean: 'boolean',
+    number: 'number',
+  }[field.type];
+  return `${type}${field.nullable ? ' or null' : ''}${field.optional ? ' (optional)' : ''}`;
+}
+
+/** The Markdown of every record file: where it lives, what it holds, its fields. */
+export function recordsMarkdown(): string {
+  return Object.values(RECORD_FILES)
+    .map((spec) =>
+      [
+        `### \`${spec.path}\``,
+        '',
+        spec.doc,
+        '',
+        '| field | type | meaning |',
+        '| --- | --- | --- |',
+        ...spec.fields.map((f) => `| \`${f.name}\` | ${fieldType(f)} | ${f.doc.replaceAll('|', '\\|')} |`),
+      ].join('\n'),
+    )
+    .join('\n\n');
 }

@@ -12,6 +12,7 @@ import {
   monthBounds,
   previousMonth,
 } from '@orgreport/api-core';
+import { engineRead } from './damage.ts';
 import { Engine, sqlString } from './engine.ts';
 import { StoreError } from './errors.ts';
 import type { StoreLayout } from './layout.ts';
@@ -64,21 +65,21 @@ async function sumMonth(
   orgId: string,
   month: IsoMonth,
 ): Promise<Omit<StoredMonth, 'month' | 'days' | 'daysInMonth'>> {
-  const file = async (dataset: string) => {
-    const path = layout.partitionFile(dataset, orgId, month);
-    return (await exists(path)) ? `read_parquet(${sqlString(path)})` : null;
-  };
-  const [tokens, activity, userDays] = await Promise.all([
-    file('tokens_daily'),
-    file('activity_daily'),
-    file('user_days'),
-  ]);
-  const credits = tokens ? await engine.rows(`SELECT sum(billable_tokens) AS v FROM ${tokens}`) : [];
-  const dau = activity ? await engine.rows(`SELECT avg(daily_active_users) AS v FROM ${activity}`) : [];
+  const paths = ['tokens_daily', 'activity_daily', 'user_days'].map((d) =>
+    layout.partitionFile(d, orgId, month),
+  );
+  const present = await Promise.all(paths.map(exists));
+  const [tokens, activity, userDays] = paths.map((p, i) =>
+    present[i] ? `read_parquet(${sqlString(p)})` : null,
+  );
+  const files = paths.filter((_, i) => present[i]);
+  const rows = (sql: string) => engineRead(layout, files, () => engine.rows(sql));
+  const credits = tokens ? await rows(`SELECT sum(billable_tokens) AS v FROM ${tokens}`) : [];
+  const dau = activity ? await rows(`SELECT avg(daily_active_users) AS v FROM ${activity}`) : [];
   // The mean is taken in user order: the same rows always give the same last bit, however the
   // engine's threads split the work.
   const users = userDays
-    ? await engine.rows(
+    ? await rows(
         `SELECT count(*) FILTER (WHERE active) AS active_users, avg(tool_calls / user_messages ORDER BY user_id) FILTER (WHERE user_messages > 0) AS autonomy_mean
          FROM (SELECT user_id, bool_or(tool_calls > 0 OR messages > 0 OR sessions > 0) AS active, sum(tool_calls) AS tool_calls, sum(user_messages) AS user_messages
                FROM ${userDays} GROUP BY user_id)`,

@@ -2,7 +2,8 @@
  * Where everything lives in a store folder. The datasets follow the Hive layout that engines read:
  * `<store>/<dataset>/org_id=<id>/month=<YYYY-MM>/part-0.parquet`. Everything else starts with `_`,
  * which Spark, Hive and Trino skip: `_store.json` (schema version and columns), `_state/` (the days
- * each organization holds), `_raw/` (every sync's fetched snapshot, compressed), `_locks/`, `_tmp/`.
+ * each organization holds), `_raw/` (every sync's fetched snapshot, compressed), the records of what
+ * was done (`_sync/`: every sync run; `_limits/`: every credit limit set), `_locks/`, `_tmp/`.
  */
 import { join } from 'node:path';
 
@@ -55,5 +56,13 @@ export class StoreLayout {
   }
   rawDir(orgId: string): string {
     return join(this.root, '_raw', `org_id=${hiveValue(orgId)}`);
+  }
+  /** The JSON lines of an organization's sync runs. */
+  syncRunsFile(orgId: string): string {
+    return join(this.root, '_sync', `org_id=${hiveValue(orgId)}`, 'runs.jsonl');
+  }
+  /** The JSON lines of the credit limits set for an organization's users. */
+  limitsFile(orgId: string): string {
+    return join(this.root, '_limits', `org_id=${hiveValue(orgId)}`, 'limits.jsonl');
   }
 }

@@ -2,8 +2,9 @@
  * SQL over a store: every dataset is a view of the same name over its Parquet files (Hive
  * partitioning, so `org_id` and `month` are columns too), in an in-memory DuckDB.
  */
+import { allPartitionFiles, engineRead } from './damage.ts';
 import { Engine, sqlName, sqlString } from './engine.ts';
-import { StoreQueryError } from './errors.ts';
+import { DamagedStoreError, StoreQueryError } from './errors.ts';
 import { entries } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import { DATASETS, type DatasetSpec } from './schema.ts';
@@ -15,6 +16,9 @@ export interface QueryResult {
   types: string[];
   rows: unknown[][];
 }
+
+/** DuckDB's kinds of error that refuse a statement before it reads anything. */
+const REFUSED = /^(Parser|Binder|Catalog) Error/;
 
 /** Whether a dataset has at least one partition file, any organization. */
 async function hasFiles(layout: StoreLayout, dataset: string): Promise<boolean> {
@@ -47,7 +51,10 @@ function viewSql(layout: StoreLayout, spec: DatasetSpec, withFiles: boolean): st
 
 /** SQL over one store; `close` when done. */
 export class StoreQuery {
-  private constructor(private readonly engine: Engine) {}
+  private constructor(
+    private readonly engine: Engine,
+    private readonly layout: StoreLayout,
+  ) {}
 
   /**
    * Opens the store in `root` for queries (a folder that is not a store is a {@link StoreError}).
@@ -61,20 +68,40 @@ export class StoreQuery {
     const layout = await openStore(root);
     const engine = await Engine.open();
     try {
-      for (const spec of DATASETS) await engine.run(viewSql(layout, spec, await hasFiles(layout, spec.name)));
+      // A view reads the footer of a file of its dataset when it is made.
+      for (const spec of DATASETS) {
+        await engineRead(
+          layout,
+          () => allPartitionFiles(layout),
+          async () => engine.run(viewSql(layout, spec, await hasFiles(layout, spec.name))),
+        );
+      }
     } catch (error) {
       engine.close();
       throw error;
     }
-    return new StoreQuery(engine);
+    return new StoreQuery(engine, layout);
   }
 
-  /** Runs `sql`; DuckDB's refusals (syntax, unknown table or column) become {@link StoreQueryError}. */
+  /**
+   * Runs `sql`; DuckDB's refusals (syntax, unknown table or column) become {@link StoreQueryError},
+   * a failure over a damaged partition a {@link DamagedStoreError}.
+   */
   async run(sql: string): Promise<QueryResult> {
     let reader: Awaited<ReturnType<Engine['connection']['runAndReadAll']>>;
     try {
       reader = await this.engine.connection.runAndReadAll(sql);
     } catch (error) {
+      // The SQL itself was refused before any file was read: no file to look at.
+      if (REFUSED.test((error as Error).message)) {
+        throw new StoreQueryError((error as Error).message, { cause: error });
+      }
+      const found = await engineRead(
+        this.layout,
+        () => allPartitionFiles(this.layout),
+        () => Promise.reject(error),
+      ).catch((e: unknown) => e);
+      if (found instanceof DamagedStoreError) throw found;
       throw new StoreQueryError((error as Error).message, { cause: error });
     }
     const types = reader.columnTypes().map((t) => t.toString());

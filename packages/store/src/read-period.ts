@@ -12,6 +12,7 @@ import {
   type UserDayColumns,
 } from '@orgreport/api-core';
 import { fetchedRangeOf, periodNotes, revisionsInRange } from '@orgreport/snapshot';
+import { engineRead } from './damage.ts';
 import { Engine, readExpression, sqlString } from './engine.ts';
 import { StoreError } from './errors.ts';
 import { entries } from './files.ts';
@@ -74,13 +75,7 @@ class DatasetReader {
     return files.filter((_, i) => present[i]);
   }
 
-  private async select(
-    dataset: string,
-    months: readonly string[],
-    where: string,
-    order: string,
-  ): Promise<string | null> {
-    const files = await this.files(dataset, months);
+  private select(dataset: string, files: readonly string[], where: string, order: string): string | null {
     if (files.length === 0) return null;
     const spec = datasetSpec(dataset);
     return `SELECT ${spec.columns.map(readExpression).join(', ')} FROM read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where} ORDER BY ${order}`;
@@ -93,8 +88,9 @@ class DatasetReader {
     where = 'true',
     order = 'ALL',
   ): Promise<Array<Record<string, unknown>>> {
-    const sql = await this.select(dataset, months, where, order);
-    return sql ? this.engine.rows(sql) : [];
+    const files = await this.files(dataset, months);
+    const sql = this.select(dataset, files, where, order);
+    return sql ? engineRead(this.layout, files, () => this.engine.rows(sql)) : [];
   }
 
   /** Columns of `dataset` in `months` matching `where`, ordered (empty columns when none). */
@@ -107,10 +103,12 @@ class DatasetReader {
     const files = await this.files(dataset, months);
     const spec = datasetSpec(dataset);
     if (files.length === 0) return Object.fromEntries(spec.columns.map((c) => [c.name, []]));
-    return this.engine.encodedColumns(
-      spec.columns,
-      `read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where}`,
-      order,
+    return engineRead(this.layout, files, () =>
+      this.engine.encodedColumns(
+        spec.columns,
+        `read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where}`,
+        order,
+      ),
     );
   }
 }

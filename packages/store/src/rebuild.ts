@@ -98,7 +98,8 @@ async function rebuildOrganization(
  * await rebuildStore('/srv/store', { now: () => new Date() });
  */
 export async function rebuildStore(root: string, options: RebuildOptions): Promise<RebuildResult[]> {
-  const layout = await openStore(root);
+  // A damaged `_store.json` is written anew: the rebuild is what a damaged store is told to run.
+  const layout = await openStore(root, { repair: true });
   const orgIds = options.orgId ? [options.orgId] : await rawOrganizations(layout);
   if (orgIds.length === 0) throw new StoreError(`${root} keeps no raw data to rebuild from`);
   const results: RebuildResult[] = [];

@@ -4,9 +4,8 @@
  * It is written last, after a month's partitions are in place: a day counts as held only once all
  * of its partitions are, so a sync killed before that fetches the day again.
  */
-import { readFile } from 'node:fs/promises';
 import { addDays, type DayRange, type IsoDate, type RowCheck } from '@orgreport/api-core';
-import { StoreError } from './errors.ts';
+import { damaged, readJsonFile } from './damage.ts';
 import { entries, writeFileAtomic } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
@@ -59,22 +58,19 @@ export function emptyState(orgId: string): OrgState {
   };
 }
 
-/** Reads an organization's state; null when the store has none for it. */
+/**
+ * Reads an organization's state; null when the store has none for it. A state file that cannot be
+ * read or is not a state is a `DamagedStoreError` (the rebuild writes it anew).
+ */
 export async function readState(layout: StoreLayout, orgId: string): Promise<OrgState | null> {
-  let text: string;
-  try {
-    text = await readFile(layout.stateFile(orgId), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+  const path = layout.stateFile(orgId);
+  const json = await readJsonFile(layout, path);
+  if (json === undefined) return null;
+  const state = json as Partial<OrgState> | null;
+  if (!state || typeof state !== 'object' || !Array.isArray(state.days) || typeof state.orgId !== 'string') {
+    throw damaged(layout, path, 'is not a state (no organization id or days)');
   }
-  try {
-    return JSON.parse(text) as OrgState;
-  } catch {
-    throw new StoreError(
-      `${layout.stateFile(orgId)} is not valid JSON: rebuild the store from its raw data (orgreport sync --store DIR --rebuild)`,
-    );
-  }
+  return state as OrgState;
 }
 
 /** The states of every organization the store holds, by id. */

@@ -2,10 +2,11 @@
  * `_store.json`: what makes a folder a store. It names the schema version and the layout, and lists
  * every dataset's columns, so a reader without this package knows what the files hold.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { StoreError } from './errors.ts';
+import { stat } from 'node:fs/promises';
+import { readJsonFile } from './damage.ts';
+import { DamagedStoreError, StoreError } from './errors.ts';
 import { writeFileAtomic } from './files.ts';
-import { StoreLayout } from './layout.ts';
+import { STORE_FILE, StoreLayout } from './layout.ts';
 import { DATASETS, STORE_SCHEMA_VERSION } from './schema.ts';
 import { type OrgState, readStates } from './state.ts';
 
@@ -34,40 +35,60 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+export interface OpenStoreOptions {
+  /** A missing or empty folder becomes a store. */
+  create?: boolean;
+  /**
+   * A `_store.json` that cannot be read or is not JSON is written anew (it holds nothing but what
+   * this version of the package describes): what the rebuild needs to mend it.
+   */
+  repair?: boolean;
+}
+
 /**
  * Opens the store in `root`: checks `_store.json` and its schema version. With `create`, a missing
- * or empty folder becomes a store; without it, a folder that is not a store is an error.
+ * or empty folder becomes a store; without it, a folder that is not a store is an error. A
+ * `_store.json` that cannot be read or is not JSON is a {@link DamagedStoreError} (unless `repair`).
  */
-export async function openStore(root: string, options: { create?: boolean } = {}): Promise<StoreLayout> {
+export async function openStore(root: string, options: OpenStoreOptions = {}): Promise<StoreLayout> {
   const layout = new StoreLayout(root);
-  let text: string | undefined;
-  try {
-    text = await readFile(layout.storeFile, 'utf8');
-  } catch {
-    text = undefined;
+  const write = () =>
+    writeFileAtomic(layout.tmp, layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`);
+  if ((await exists(root)) && !(await isDirectory(root))) {
+    throw new StoreError(`the store folder ${root} is a file, not a folder`);
   }
-  if (text === undefined) {
+  let json: unknown;
+  try {
+    json = await readJsonFile(layout, layout.storeFile);
+  } catch (error) {
+    if (!(options.repair && error instanceof DamagedStoreError)) throw error;
+    await write();
+    return layout;
+  }
+  if (json === undefined) {
     if (!options.create) {
       throw new StoreError(
         (await isDirectory(root))
-          ? `${root} is not a store (it has no ${'_store.json'}); create one with orgreport sync --store ${root}`
+          ? `${root} is not a store (it has no ${STORE_FILE}); create one with orgreport sync --store ${root}`
           : `the store folder ${root} does not exist; create it with orgreport sync --store ${root}`,
       );
     }
-    await writeFileAtomic(layout.tmp, layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`);
+    await write();
     return layout;
   }
-  let json: { format?: unknown; schemaVersion?: unknown };
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new StoreError(`${layout.storeFile} is not valid JSON: the store is damaged`);
-  }
-  if (json.format !== STORE_FORMAT)
+  const { format, schemaVersion } = (json ?? {}) as { format?: unknown; schemaVersion?: unknown };
+  if (format !== STORE_FORMAT)
     throw new StoreError(`${root} is not an orgreport store (${layout.storeFile})`);
-  if (json.schemaVersion !== STORE_SCHEMA_VERSION) {
+  if (schemaVersion !== STORE_SCHEMA_VERSION) {
     throw new StoreError(
-      `the store ${root} has schema version ${String(json.schemaVersion)}; this orgreport reads version ${STORE_SCHEMA_VERSION}`,
+      `the store ${root} has schema version ${String(schemaVersion)}; this orgreport reads version ${STORE_SCHEMA_VERSION}`,
     );
   }
   return layout;

@@ -161,7 +161,7 @@ describe('rebuildStore', () => {
     await writeFile(join(store, '_state', `org_id=${orgId}.json`), '{');
     await expect(
       syncStore(store, { client: env.client, now, toolVersion: 't', since, orgId }),
-    ).rejects.toThrow(/not valid JSON: rebuild the store/);
+    ).rejects.toThrow(/_state\/org_id=.+\.json is not valid JSON; .*orgreport sync --store .* --rebuild/);
 
     const requests = env.emulator.requestLog.length;
     const seen: number[] = [];

@@ -3,17 +3,59 @@
  * `email,limit`. Every row is validated first (errors name the row), the valid ones are sent in batches
  * of at most 100, and every row is printed as updated or failed. Exit code: 1 when the server refused or
  * did not receive some entries, 2 when only rows of the file were invalid, 0 when all were applied.
+ * With a store (`--store`), every limit the API accepted is recorded in it, batch by batch (the API
+ * cannot read limits back).
  */
 import { resolve } from 'node:path';
-import type { ConfigFlags } from '../config/config.ts';
+import { type CreditLimitUpdated, type OrgClient, yesterdayUtc } from '@orgreport/api-core';
+import { type Config, type ConfigFlags, configuredOrgId } from '../config/config.ts';
 import { connect } from '../connect.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { CliError, UsageError } from '../errors.ts';
+import { CliError, exitCodeOf, messageOf, UsageError } from '../errors.ts';
 import type { LimitRowError } from '../limits/parse.ts';
 import { readLimitsFile } from '../limits/read.ts';
+import { sendInBatches } from '../limits/send.ts';
 
 export interface LimitsApplyOptions extends ConfigFlags {
+  /** The store that records the limits set (or ORGREPORT_STORE / config `store`). */
+  store?: string;
   dryRun?: boolean;
+}
+
+/**
+ * With a store: what keeps each batch the API accepted in `_limits/org_id=<id>/limits.jsonl`. The
+ * store is opened (made when missing) and the organization id found before anything is sent, so
+ * that a store that cannot take the records stops the run while nothing is set. The id is the
+ * configured one, else the analytics `meta.org_id` of one day of `/activity` (as a sync finds it).
+ */
+async function limitsRecorder(
+  config: Config,
+  store: string,
+  client: OrgClient,
+): Promise<(accepted: CreditLimitUpdated[]) => Promise<void>> {
+  const { openStore, recordLimits } = await import('@orgreport/store');
+  await openStore(store, { create: true });
+  const day = yesterdayUtc(config.now);
+  const orgId =
+    configuredOrgId(config) ??
+    (await client.analytics.activity({ startDate: day, endDate: day }).then(
+      (response) => response.meta.org_id,
+      (error: unknown) => {
+        throw new CliError(
+          `nothing sent: the limits are recorded in the store ${store} by organization id, which could not be read from the API (give the organization's "id" in the config file, or leave out the store): ${messageOf(error)}`,
+          exitCodeOf(error),
+          { cause: error },
+        );
+      },
+    ));
+  return (accepted) => {
+    const at = config.now().toISOString();
+    return recordLimits(
+      store,
+      orgId,
+      accepted.map(({ email, limit }) => ({ day: config.today, at, email, limit })),
+    );
+  };
 }
 
 function failedLine(e: LimitRowError): string {
@@ -38,12 +80,20 @@ export async function limitsApply(
   }
   let serverFailures = 0;
   let updated = 0;
+  /** The rows the API accepted that could not be kept in the store, and why. */
+  let unrecorded: { rows: number[]; error: unknown } | undefined;
   if (parsed.rows.length > 0) {
     const connection = await connect(config, reporter, ctx);
     try {
-      const result = await connection.client.creditLimits.set(
-        parsed.rows.map(({ email, limit }) => ({ email, limit })),
-      );
+      const record = config.store ? await limitsRecorder(config, config.store, connection.client) : undefined;
+      const result = await sendInBatches(connection.client, parsed.rows, async (accepted) => {
+        try {
+          await record?.(accepted);
+        } catch (error) {
+          unrecorded = { rows: accepted.map((u) => parsed.rows[u.index]!.row), error };
+          throw error;
+        }
+      });
       reporter.debug(`credit limits: ${result.batches} request(s)`);
       const rowOf = (index: number) => parsed.rows[index]!.row;
       for (const u of result.updated) out(`updated  row ${rowOf(u.index)} ${u.email} ${u.limit}`);
@@ -60,6 +110,11 @@ export async function limitsApply(
   }
   const failed = parsed.errors.length + serverFailures;
   out(`${updated} updated, ${failed} failed`);
+  if (unrecorded) {
+    throw new CliError(
+      `the limits of row(s) ${unrecorded.rows.join(', ')} were set but could not be recorded in the store ${config.store}, so the rows after them were not sent: ${messageOf(unrecorded.error)}`,
+    );
+  }
   if (serverFailures > 0) throw new CliError(`${serverFailures} credit limit(s) were not applied`);
   if (parsed.errors.length > 0)
     throw new UsageError(`${file}: ${parsed.errors.length} invalid row(s) were not applied`);

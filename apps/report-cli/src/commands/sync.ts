@@ -1,10 +1,15 @@
-/** `orgreport sync`: fetches into a Parquet store the days it does not hold yet, up to yesterday (UTC). */
+/**
+ * `orgreport sync`: fetches into a Parquet store the days it does not hold yet, up to yesterday
+ * (UTC). A damaged store fails the run before any fetch; every run is recorded in the store
+ * (`_sync/`), failed or not; `--rebuild` fetches nothing and is not a run of the record.
+ */
 import { type Clock, type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
 import { type ConfigFlags, configuredOrgId, organizationConfigs } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { CliError, EXIT, UsageError } from '../errors.ts';
+import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import { jsonSummary } from '../report/checks.ts';
 import { demoUsersOf } from '../snapshot/acquire.ts';
+import { checkBeforeSync, recordRun, type SyncRunOutcome } from '../store/sync-runs.ts';
 import { syncIntoStore } from '../store/sync-store.ts';
 
 export interface SyncOptions extends ConfigFlags {
@@ -89,7 +94,9 @@ export async function sync(options: SyncOptions, ctx: CommandContext): Promise<v
   const failed: string[] = [];
   for (const target of targets) {
     const label = target.organizationName ?? 'the organization';
+    const run: SyncRunOutcome = { started: target.now() };
     try {
+      await checkBeforeSync(store, reporter);
       const result = await syncIntoStore(
         {
           store,
@@ -98,6 +105,9 @@ export async function sync(options: SyncOptions, ctx: CommandContext): Promise<v
           ...(refetch && { refetch }),
           ...(demoUsers !== undefined && { demoUsers }),
           ...(configuredOrgId(target) && { orgId: configuredOrgId(target) }),
+          onOrganization: (orgId) => {
+            run.orgId = orgId;
+          },
         },
         target,
         reporter,
@@ -119,10 +129,14 @@ export async function sync(options: SyncOptions, ctx: CommandContext): Promise<v
         );
       }
     } catch (error) {
+      run.error = error;
       // One organization failing does not stop the others' syncs; the run still fails at the end.
       if (targets.length === 1) throw error;
       failed.push(label);
-      reporter.error(`${label}: ${(error as Error).message}`);
+      reporter.error(`${label}: ${messageOf(error)}`);
+    } finally {
+      // Every run is recorded in the store, failed or not (a watch reads them).
+      await recordRun(store, target, run, reporter, ctx);
     }
   }
   if (failed.length > 0) {

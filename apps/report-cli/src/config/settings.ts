@@ -249,7 +249,7 @@ export const SETTINGS = {
   store: setting({
     flag: '--store <dir>',
     env: 'ORGREPORT_STORE',
-    help: 'Parquet store folder: sync fills it, monthly fetches only what it lacks and reads the month from it',
+    help: 'Parquet store folder: sync fills it, monthly fetches only what it lacks and reads the month from it, limits apply records the limits set in it',
     default: 'none: each run fetches its months afresh',
     file: nonEmpty,
   }),

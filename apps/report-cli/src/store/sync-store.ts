@@ -21,6 +21,8 @@ export interface SyncRequest {
   demoUsers?: number;
   /** The organization's id when the configuration names it (saves asking the API). */
   orgId?: string;
+  /** Told the organization's id as soon as the sync knows it (before it fetches a day). */
+  onOrganization?: (orgId: string) => void;
 }
 
 /** What a sync did, and the organization's name to show. */
@@ -63,6 +65,7 @@ export async function syncIntoStore(
       ...(deadline && { signal: deadline }),
       onProgress: (p) => {
         if (p.stage === 'plan') {
+          request.onOrganization?.(p.orgId);
           reporter.info(
             p.spans.length === 0
               ? `store ${request.store}: organization ${p.orgId} holds every day asked for; nothing to fetch`
