@@ -246,7 +246,23 @@ describe('s3 delivery against s3rver', () => {
     );
     expect(noMonth).toBeInstanceOf(PermanentDeliveryError);
     expect(noMonth.message).toMatch(/no usable meta.month/);
+    const slash = await failureOf(() =>
+      deliver('s3://reports/', reportMessage([{ ...pdf, filename: '../x.pdf' }])),
+    );
+    expect(slash).toBeInstanceOf(PermanentDeliveryError);
+    expect(slash.message).toBe('a document\'s name cannot be an object\'s name: "../x.pdf"');
     expect(server.requests).toEqual([]);
+  });
+
+  it('stores nothing for a message without documents, and refuses a document that cannot be read', async () => {
+    expect(await deliver('s3://reports/', reportMessage([]))).toEqual({ id: 'no documents' });
+    const pdf = await smallPdf();
+    const missing = await failureOf(() =>
+      deliver('s3://reports/', reportMessage([{ ...pdf, path: `${files.dir}/not-there.pdf` }])),
+    );
+    expect(missing).toBeInstanceOf(PermanentDeliveryError);
+    expect(missing.message).toBe('a document could not be read (ENOENT)');
+    expect(await readBack()).toEqual({});
   });
 
   it('counts an endpoint that cannot be reached as retryable', async () => {

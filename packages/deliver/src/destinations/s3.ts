@@ -54,6 +54,9 @@ const SYNTAX = 's3://bucket/ or s3://bucket/prefix/';
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 /** A month (or another `meta.month` value) as a key's folder: one safe path segment. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A document's name as the last segment of a key: no separator, no control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const FILENAME = /^[^/\\\u0000-\u001f\u007f]+$/;
 
 /** S3 error codes that may pass by trying again. */
 const RETRYABLE_CODES = new Set([
@@ -186,12 +189,16 @@ async function sendToS3(
   const label = s3.label(address);
   const folder = folderOf(message, address, label);
   for (const d of message.documents) {
-    if (!SEGMENT.test(d.filename) || d.filename.includes('..')) {
+    if (!FILENAME.test(d.filename) || d.filename === '.' || d.filename === '..') {
       throw new PermanentDeliveryError(
         label,
         `a document's name cannot be an object's name: ${JSON.stringify(d.filename)}`,
       );
     }
+  }
+  if (message.documents.length === 0) {
+    context.log(`${label}: no documents to store`);
+    return { id: 'no documents' };
   }
   const location = `s3://${address.bucket}/${folder}`;
   const secrets = [context.settings[AWS_SECRET_ACCESS_KEY_ENV], context.settings[AWS_SESSION_TOKEN_ENV]];
@@ -201,12 +208,13 @@ async function sendToS3(
   try {
     for (const document of message.documents) {
       const key = `${folder}${document.filename}`;
+      const body = createReadStream(document.path);
       const upload = new Upload({
         client,
         params: {
           Bucket: address.bucket,
           Key: key,
-          Body: createReadStream(document.path),
+          Body: body,
           ContentType: document.contentType,
           Metadata: { sha256: document.sha256 },
         },
@@ -224,6 +232,7 @@ async function sendToS3(
         throw error;
       } finally {
         context.signal.removeEventListener('abort', abort);
+        body.destroy();
       }
       keys.push(key);
       context.log(`${label}: stored ${key} (${document.bytes} bytes)`);

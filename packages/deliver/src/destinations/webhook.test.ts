@@ -214,6 +214,20 @@ describe('webhook delivery against a verifying receiver', () => {
     expect(receiver.deliveries).toEqual([]);
   });
 
+  it('stops when the run gives up (its signal), as a retryable failure', async () => {
+    const error = await failureOf(() =>
+      sendTo(
+        webhook,
+        `webhook:${receiver.url}`,
+        reportMessage([]),
+        sendContext(settings, { signal: AbortSignal.abort() }),
+      ),
+    );
+    expect(error).toBeInstanceOf(RetryableDeliveryError);
+    expect(error.message).toBe('the delivery was cancelled before an answer came');
+    expect(receiver.deliveries).toEqual([]);
+  });
+
   it('counts an unreachable receiver as retryable, without printing the query string', async () => {
     const url = receiver.url;
     await receiver.close();
