@@ -401,7 +401,7 @@ describe('deliverAll by e-mail', () => {
       const attempt = run(
         [
           reportDelivery('cto@acme.test', docs),
-          reportDelivery('#eng-leads', docs, { target: 'slack:#eng-leads' }),
+          reportDelivery('#eng-leads', docs, { target: 'matrix:#eng-leads' }),
           reportDelivery('nobody', docs, { target: 'mailto:nobody' }),
         ],
         ledger,
@@ -409,7 +409,7 @@ describe('deliverAll by e-mail', () => {
       );
       await expect(attempt).rejects.toBeInstanceOf(DestinationError);
       const message = await attempt.catch((e: Error) => e.message);
-      expect(message).toContain('no destination has the scheme slack: "slack:#eng-leads"');
+      expect(message).toContain('no destination has the scheme matrix: "matrix:#eng-leads"');
       expect(message).toContain('E-mail cannot read "mailto:nobody": not an e-mail address');
       expect(message).toContain('dir (Folder): dir:PATH');
       expect(smtp.connections()).toBe(0);

@@ -27,7 +27,20 @@ export {
   type SentReceipt,
 } from './destination.ts';
 export { dirDestination } from './destinations/dir.ts';
+export { type S3Address, s3 } from './destinations/s3.ts';
+export { SLACK_API_URL_ENV, SLACK_TOKEN_ENV, type SlackAddress, slack } from './destinations/slack.ts';
 export { smtpDestination } from './destinations/smtp.ts';
+export { TEAMS_WEBHOOK_URL_ENV, type TeamsAddress, teams } from './destinations/teams.ts';
+export {
+  WEBHOOK_DELIVERY_HEADER,
+  WEBHOOK_SECRET_ENV,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookAddress,
+  type WebhookOptions,
+  type WebhookPayload,
+  webhook,
+  webhookDestination,
+} from './destinations/webhook.ts';
 export { DeliveryPlanError, LedgerError, LedgerLockedError } from './errors.ts';
 export { type DeliveryKeyParts, deliveryKey, messageIdOf } from './key.ts';
 export {

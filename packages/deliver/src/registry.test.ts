@@ -38,12 +38,13 @@ describe('createDestinations', () => {
   });
 
   it('refuses an unknown scheme, listing the known schemes and how their targets are written', () => {
-    expect(() => destinations.destinationFor('slack:#eng-leads')).toThrow(DestinationError);
+    expect(() => destinations.destinationFor('matrix:#eng-leads')).toThrow(DestinationError);
     try {
-      destinations.destinationFor('slack:#eng-leads');
+      destinations.destinationFor('matrix:#eng-leads');
     } catch (error) {
       const text = (error as Error).message;
-      expect(text).toContain('no destination has the scheme slack');
+      expect(text).toContain('no destination has the scheme matrix');
+      expect(text).toContain('slack (Slack channel)');
       expect(text).toContain('smtp (E-mail): an e-mail address (cto@example.com) or mailto:ADDRESS');
       expect(text).toContain('dir (Folder): dir:PATH');
       expect(text).toContain('pager (Pager): pager:TEAM');

@@ -7,7 +7,11 @@
  */
 import { type DestinationDeclaration, DestinationError, defineDestination } from './destination.ts';
 import { dirDestination } from './destinations/dir.ts';
+import { s3 } from './destinations/s3.ts';
+import { slack } from './destinations/slack.ts';
 import { smtpDestination } from './destinations/smtp.ts';
+import { teams } from './destinations/teams.ts';
+import { webhook } from './destinations/webhook.ts';
 
 /** A destination whatever its address type (a registry holds destinations of many). */
 // biome-ignore lint/suspicious/noExplicitAny: each destination reads and sends its own address type
@@ -16,6 +20,10 @@ export type AnyDestination = DestinationDeclaration<any>;
 /** The built-in destinations, by scheme. */
 export const builtinDestinations: Readonly<Record<string, AnyDestination>> = {
   smtp: smtpDestination,
+  slack: slack as AnyDestination,
+  teams: teams as AnyDestination,
+  webhook: webhook as AnyDestination,
+  s3: s3 as AnyDestination,
   dir: dirDestination,
 };
 

@@ -14,8 +14,8 @@
  * profile).
  */
 import { createReadStream } from 'node:fs';
-import { AbortMultipartUploadCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+// The AWS SDK is loaded on the first send: a run without an S3 target never loads it.
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import {
   type DeliveryError,
   type DeliveryMessage,
@@ -202,6 +202,8 @@ async function sendToS3(
   }
   const location = `s3://${address.bucket}/${folder}`;
   const secrets = [context.settings[AWS_SECRET_ACCESS_KEY_ENV], context.settings[AWS_SESSION_TOKEN_ENV]];
+  const { S3Client } = await import('@aws-sdk/client-s3');
+  const { Upload } = await import('@aws-sdk/lib-storage');
   const client = new S3Client(clientConfig(context.settings, label));
   const multipart = trackMultipartUploads(client);
   const keys: string[] = [];
@@ -274,6 +276,7 @@ async function abortMultipart(
 ): Promise<void> {
   if (uploadId === undefined) return;
   try {
+    const { AbortMultipartUploadCommand } = await import('@aws-sdk/client-s3');
     await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
   } catch (error) {
     const name = (error as { name?: string }).name ?? 'Error';

@@ -14,13 +14,12 @@
  * channel, a missing scope will not. The token is never printed: the client's logger is silenced
  * and messages are written here, from what Slack answered.
  */
-import {
-  ErrorCode,
-  type FilesCompleteUploadExternalResponse,
-  type Logger,
-  LogLevel,
+// The Slack SDK is loaded on the first send: a run without a Slack target never loads it.
+import type {
+  FilesCompleteUploadExternalResponse,
+  Logger,
   WebClient,
-  type WebClientOptions,
+  WebClientOptions,
 } from '@slack/web-api';
 import {
   type DeliveryError,
@@ -111,7 +110,7 @@ const silentLogger: Logger = {
   warn: () => {},
   error: () => {},
   setLevel: () => {},
-  getLevel: () => LogLevel.ERROR,
+  getLevel: () => 'error' as ReturnType<Logger['getLevel']>,
   setName: () => {},
 };
 
@@ -123,6 +122,7 @@ async function sendToSlack(
   const label = slack.label(address);
   const token = context.settings[SLACK_TOKEN_ENV];
   if (!token) throw new PermanentDeliveryError(label, `${SLACK_TOKEN_ENV} is not set`);
+  const { WebClient } = await import('@slack/web-api');
   const client = new WebClient(token, clientOptions(context));
   const channelName = 'id' in address ? address.id : `#${address.name}`;
   try {
@@ -221,13 +221,15 @@ function slackFailure(label: string, channel: string, error: unknown, token: str
     message?: string;
   };
   switch (e.code) {
-    case ErrorCode.RateLimitedError:
+    // The SDK's ErrorCode values, written out: the SDK itself is loaded only when Slack is used.
+    case 'slack_webapi_rate_limited_error': // ErrorCode.RateLimitedError
       return new RetryableDeliveryError(
         label,
         `Slack is rate limiting (HTTP 429, retry after ${e.retryAfter} s)`,
         (e.retryAfter ?? 0) * 1000,
       );
-    case ErrorCode.PlatformError: {
+    // ErrorCode.PlatformError
+    case 'slack_webapi_platform_error': {
       const code = String(e.data?.error ?? 'unknown_error');
       if (RETRYABLE_ERRORS.has(code)) return new RetryableDeliveryError(label, `Slack answered ${code}`);
       if (code === 'missing_scope') {
@@ -240,7 +242,8 @@ function slackFailure(label: string, channel: string, error: unknown, token: str
         explain ? explain(channel) : `Slack refused the request (${code})`,
       );
     }
-    case ErrorCode.HTTPError: {
+    // ErrorCode.HTTPError
+    case 'slack_webapi_http_error': {
       const status = e.statusCode ?? 0;
       if (status === 408 || status >= 500) {
         const after = Number(e.headers?.['retry-after']);
@@ -252,7 +255,8 @@ function slackFailure(label: string, channel: string, error: unknown, token: str
       }
       return new PermanentDeliveryError(label, `Slack answered HTTP ${status}`);
     }
-    case ErrorCode.RequestError: {
+    // ErrorCode.RequestError
+    case 'slack_webapi_request_error': {
       const original = (error as { original?: Error }).original;
       if (original?.name === 'TimeoutError') {
         return new RetryableDeliveryError(
@@ -268,8 +272,8 @@ function slackFailure(label: string, channel: string, error: unknown, token: str
         `could not reach Slack (${errorCode(original) ?? 'network error'})`,
       );
     }
-    case ErrorCode.FileUploadInvalidArgumentsError:
-    case ErrorCode.FileUploadReadFileDataError:
+    case 'slack_webapi_file_upload_invalid_args_error': // ErrorCode.FileUploadInvalidArgumentsError
+    case 'slack_webapi_file_upload_read_file_data_error': // ErrorCode.FileUploadReadFileDataError
       return new PermanentDeliveryError(
         label,
         `a document could not be read for upload: ${scrub(String(e.message), [token])}`,
