@@ -165,14 +165,20 @@ export const combineRuleDefinitionId = (id: FigureId): string => `combine_${id}`
  * figureRuleDefinitions()[0].text // 'Across organizations: summed over the organizations. For a set of people: ...'
  */
 export function figureRuleDefinitions(): Definition[] {
-  return FIGURE_IDS.map((id) => {
-    const organizations = describeCombineRule(FIGURE_RULES[id].organizations, 'organizations');
-    const people = describeCombineRule(FIGURE_RULES[id].people, 'people');
-    return {
-      id: combineRuleDefinitionId(id),
-      term: `${figureLabel(id)} (${id})`,
-      text: `Across organizations: ${organizations}. For a set of people: ${people}.`,
-      rule: { figure: id, organizations, people },
-    };
+  // A figure without a rule (a type error) has no definition, which the rule tests name.
+  const rules = FIGURE_RULES as { readonly [K in FigureId]?: FigureRule };
+  return FIGURE_IDS.flatMap((id) => {
+    const rule = rules[id];
+    if (!rule) return [];
+    const organizations = describeCombineRule(rule.organizations, 'organizations');
+    const people = describeCombineRule(rule.people, 'people');
+    return [
+      {
+        id: combineRuleDefinitionId(id),
+        term: `${figureLabel(id)} (${id})`,
+        text: `Across organizations: ${organizations}. For a set of people: ${people}.`,
+        rule: { figure: id, organizations, people },
+      },
+    ];
   });
 }
