@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
 import {
   DEFAULT_LEVEL_MAPPING,
+  describeCombineRule,
   FIGURE_IDS,
   FIGURE_RULES,
   type FigureId,
@@ -315,5 +316,19 @@ describe('the rollup of two organizations, figure by figure', () => {
     expect(readiness).toContain('<th>Organization</th>');
     for (const r of rollup.readiness.repos)
       expect(readiness).toContain(`<td class="wrap">${r.organization?.name}</td>`);
+  });
+});
+
+describe('docs/metrics.md', () => {
+  it('states both rules of every figure id, as the definitions page does', () => {
+    const docs = readFileSync(new URL('../docs/metrics.md', import.meta.url), 'utf8');
+    for (const id of FIGURE_IDS) {
+      const rule = FIGURE_RULES[id];
+      const cells = [
+        describeCombineRule(rule.organizations, 'organizations'),
+        describeCombineRule(rule.people, 'people'),
+      ];
+      expect(docs, id).toContain(`| \`${id}\` | ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
+    }
   });
 });
