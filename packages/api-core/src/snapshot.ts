@@ -166,4 +166,21 @@ export interface Snapshot {
   controls: ControlChange[];
   /** Events of the local hook log in `fetchedRange`, when a hook log is configured. */
   hookEvents?: Array<HookEvent & { recorded_at?: string }>;
+  /**
+   * Only in a snapshot made of several organizations (a rollup): each of them with what belongs to
+   * it alone and does not merge. Absent in an organization's own snapshot.
+   */
+  organizations?: SnapshotOrganization[];
+}
+
+/**
+ * One organization of a combined snapshot and its own lists: its enterprise-control revisions
+ * (revision numbers count per organization, so they are never mixed with another's) and its
+ * readiness reports (a repository is identified by organization and URL: two organizations may
+ * evaluate the same URL, each its own way).
+ */
+export interface SnapshotOrganization {
+  organization: { id: string; name: string };
+  controls: ControlChange[];
+  readiness: ReadinessReport[];
 }

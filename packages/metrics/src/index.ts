@@ -8,7 +8,15 @@
  */
 export { buildReportModel } from './build-report-model.ts';
 export { DEFINITIONS, READINESS_LEVEL_RULE } from './definitions.ts';
-export { type CombineRule, FIGURE_RULES, type FigureRule } from './figure-rules.ts';
+export {
+  applyFigureRules,
+  type CombineAcross,
+  type CombineRule,
+  describeCombineRule,
+  FIGURE_RULES,
+  type FigureRule,
+  RULES_ACROSS,
+} from './figure-rules.ts';
 export { CHANGED_REDACTED, SECURITY_SETTINGS } from './internal/transforms/controls.ts';
 export { MIX_TOLERANCE, USERS_TOTAL_TOLERANCE } from './internal/transforms/data-quality.ts';
 export { READINESS_LEVEL_NAMES } from './internal/transforms/readiness.ts';

@@ -65,7 +65,13 @@ export type FigureId = (typeof FIGURE_IDS)[number];
  * the headline figures, new and lost users, seats that could be reclaimed, the readiness level.
  */
 export type ChangeFact =
-  | { kind: 'security'; changes: number; paths: string[] }
+  | {
+      kind: 'security';
+      changes: number;
+      paths: string[];
+      /** In a rollup: the organizations where a security setting changed, by name. */
+      organizations?: string[];
+    }
   | { kind: 'figure'; figure: Figure }
   | { kind: 'users'; active: number; new: number; lost: number }
   | { kind: 'reclaim'; seats: number; dormant: number; candidates: number }
@@ -94,6 +100,12 @@ export interface Figure {
   unit: FigureUnit;
   /** Extra qualification to print next to the figure (e.g. "trailing 30 days, not the month's figure"). */
   note?: string;
+  /**
+   * Why the figure has no value in this report by its combine rule (see `FIGURE_RULES`): kept per
+   * organization in a rollup, or not available; printed where the value would stand. Absent when
+   * the figure is computed (a null value then means "no data").
+   */
+  unavailableReason?: string;
   /**
    * In a scoped report, the organization's value of the same figure, for comparison ("your team
    * 78 %, organization 86 %"); absent in the organization's report and where it is the organization's own.
@@ -125,12 +137,21 @@ export interface ReportScope {
 export interface ReportPrivacy {
   /** No group (team, cost center, language, model, level...) under this many people shows figures that single out people, unless per-person rows are allowed. */
   minGroupSize: number;
-  /** Per-person rows (users, dormant seats, top users, user languages) are in the document. */
-  personRows: boolean;
+  /**
+   * Whose per-person rows (users, dormant seats, top users, user languages) the document holds:
+   * everyone's, those of the scope's people (a manager's report), or nobody's.
+   */
+  personRows: 'all' | 'scope' | 'none';
   /** E-mails and user ids are keyed pseudonyms. */
   pseudonymized: boolean;
   /** Groups whose figures were held back, by where they stood. */
   suppressed: Array<{ where: string; group: string; people: number }>;
+}
+
+/** An organization named in a report made of several (a rollup). */
+export interface OrganizationRef {
+  id: string;
+  name: string;
 }
 
 /** A span of report days (the period or the comparison period), copied from the manifest. */
@@ -404,6 +425,8 @@ export interface ReadinessCriterionRow {
 export interface ReadinessReportRow {
   report_id: string;
   repo_url: string;
+  /** In a rollup: the organization the report belongs to (a repository is organization and URL). */
+  organization?: OrganizationRef;
   /** ISO 8601 creation instant. */
   created_at: string;
   /** Mean of the criterion scores; null when no criterion was scored. */
@@ -427,6 +450,8 @@ export interface ReadinessReportRow {
 /** A repository's readiness at the end of the period. */
 export interface ReadinessRepoRow {
   repo_url: string;
+  /** In a rollup: the organization whose repository it is (a repository is organization and URL). */
+  organization?: OrganizationRef;
   /** The latest report created on or before the period's last day. */
   report_id: string;
   created_at: string;
@@ -478,6 +503,8 @@ export interface ControlFieldDiff {
 
 /** A security-relevant field change of the period, with its revision (the report lists these first). */
 export interface SecurityChangeRow extends ControlFieldDiff {
+  /** In a rollup: the organization whose setting changed. */
+  organization?: OrganizationRef;
   revision: number;
   updated_at: string;
   /** Who made it (name, else e-mail, else id; null when unknown). */
@@ -486,6 +513,8 @@ export interface SecurityChangeRow extends ControlFieldDiff {
 
 /** One enterprise-control revision made in the period. */
 export interface ControlChangeRow {
+  /** In a rollup: the organization whose revision it is (revision numbers count per organization). */
+  organization?: OrganizationRef;
   revision: number;
   /** ISO 8601 instant of the change. */
   updated_at: string;
@@ -497,10 +526,24 @@ export interface ControlChangeRow {
 }
 
 export interface ControlsSection {
+  /** In a rollup: every organization's changes, organization by organization. */
   changes: ControlChangeRow[];
-  /** Revision in force at the period's end; null when none is known. */
+  /** Revision in force at the period's end; null when none is known (and in a rollup: see `organizations`). */
   current_revision: number | null;
-  /** Every security-relevant field change of the period, oldest first. */
+  /** Every security-relevant field change of the period, oldest first (in a rollup, organization by organization). */
+  security: SecurityChangeRow[];
+  /**
+   * In a rollup: each organization's own changes, under its name, in the organizations' order (the
+   * rows of `changes` and `security` again, grouped).
+   */
+  organizations?: OrganizationControls[];
+}
+
+/** One organization's enterprise-control changes in a rollup. */
+export interface OrganizationControls {
+  organization: OrganizationRef;
+  changes: ControlChangeRow[];
+  current_revision: number | null;
   security: SecurityChangeRow[];
 }
 
@@ -567,6 +610,11 @@ export interface Definition {
   id: string;
   term: string;
   text: string;
+  /**
+   * For the definition of a figure's combine rules (see `FIGURE_RULES`): the figure and each rule in
+   * words (`text` says both). The definitions page prints these as one table.
+   */
+  rule?: { figure: FigureId; organizations: string; people: string };
 }
 
 /** The report model: everything the renderer, the workbook and the JSON export print. */

@@ -129,7 +129,7 @@ describe('protectModel', () => {
       expect(text).not.toContain(`${n.toUpperCase()} Planted`);
     }
     expect(text).toContain(WITHHELD); // the control change's author
-    expect(model.privacy).toMatchObject({ minGroupSize: 3, personRows: false });
+    expect(model.privacy).toMatchObject({ minGroupSize: 3, personRows: 'none' });
     expect(model.definitions.find((d) => d.id === 'privacy')?.text).toMatch(/Minimum group size: 3 people/);
   });
 

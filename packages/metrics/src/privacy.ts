@@ -181,12 +181,16 @@ function mapStrings<T>(value: T, fix: (s: string) => string): T {
 
 /** The rule in plain language, with the document's settings (definitions page). */
 export function privacyDefinition(privacy: ReportPrivacy): string {
-  const rows = privacy.personRows
-    ? 'This document includes per-person rows for the people its reader is responsible for.'
-    : 'This document includes no per-person rows: its reader sees groups only.';
-  const groups = privacy.personRows
-    ? ''
-    : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures: such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can.`;
+  const rows = {
+    all: 'This document includes every person\u2019s rows: its readers may see everyone\u2019s.',
+    scope:
+      'This document includes per-person rows for the people of its scope, whom its reader is responsible for.',
+    none: 'This document includes no per-person rows: its reader sees groups only.',
+  }[privacy.personRows];
+  const groups =
+    privacy.personRows !== 'none'
+      ? ''
+      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures: such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can.`;
   const pseudonyms = privacy.pseudonymized
     ? ' E-mails and user ids are keyed pseudonyms: the same person has the same pseudonym every month, and nothing in the document tells who they are.'
     : '';
@@ -217,16 +221,18 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     protectDelegation(out, rules);
   }
   // Each section protects its own figures; one that cannot say how is left out for a restricted reader.
-  const sections: Record<string, unknown> = { ...out.sections };
-  for (const section of options.sections) {
-    if (!(section.id in sections)) continue;
-    if (section.privacy) sections[section.id] = section.privacy(sections[section.id], rules);
-    else if (policy.personRows !== 'all') delete sections[section.id];
+  if (out.sections) {
+    const sections: Record<string, unknown> = {};
+    for (const [id, data] of Object.entries(out.sections)) {
+      const section = options.sections.find((s) => s.id === id);
+      if (section?.privacy) sections[id] = section.privacy(data, rules);
+      else if (policy.personRows === 'all') sections[id] = data;
+    }
+    out.sections = sections;
   }
-  out.sections = sections;
   const privacy: ReportPrivacy = {
     minGroupSize: policy.minGroupSize,
-    personRows,
+    personRows: personRows ? (policy.personRows === 'all' ? 'all' : 'scope') : 'none',
     pseudonymized: policy.pseudonymized ?? false,
     suppressed,
   };

@@ -161,7 +161,9 @@ describe('scopes', () => {
     expect(figure(platform.figures, 'autonomy_mean').value).toBeCloseTo(17 / 6, 12);
     // Tokens are not given per user; control changes are the organization's.
     expect(figure(platform.figures, 'input_tokens').value).toBeNull();
-    expect(figure(platform.figures, 'input_tokens').note).toMatch(/Not available for a set of people/);
+    expect(figure(platform.figures, 'input_tokens').unavailableReason).toMatch(
+      /Not available for a set of people/,
+    );
     expect(figure(platform.figures, 'controls_changes').note).toMatch(/organization's figure/);
     // The organization's value stands beside the scope's.
     expect(figure(platform.figures, 'credits').organization).toBe(1099);

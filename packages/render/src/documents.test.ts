@@ -33,18 +33,21 @@ describe('renderDocuments', () => {
     const dir = mkdtempSync(join(scratch, 'case-'));
     const model = makeFixtureModel();
     const events: string[] = [];
-    const { warnings } = await renderDocuments(model, {
+    const { warnings, model: written } = await renderDocuments(model, {
       formats: ['html', 'json'],
       file: (f) => join(dir, `report.${f.extension}`),
       onProgress: (e) => events.push(`${e.format} ${e.phase}`),
     });
     expect(warnings).toEqual([]);
+    // The organization report's readers see every row: the model as it was, with its privacy rules stated.
+    expect({ ...written, privacy: undefined, definitions: model.definitions }).toEqual({ ...model, privacy: undefined });
+    expect(written.privacy).toEqual({ minGroupSize: 5, personRows: 'all', pseudonymized: false, suppressed: [] });
     // Started in registration order, written side by side: each is done after it started.
     expect(events.filter((e) => e.endsWith('start'))).toEqual(['json start', 'html start']);
     expect(events.indexOf('json done')).toBeGreaterThan(events.indexOf('json start'));
     expect(events.indexOf('html done')).toBeGreaterThan(events.indexOf('html start'));
     expect([...events].sort()).toEqual(['html done', 'html start', 'json done', 'json start']);
-    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toEqual(model);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toEqual(written);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(
       '<section class="section" id="summary">',
     );

@@ -8,10 +8,14 @@ import { formatFigure, formatFigureChange, formatValue } from './format.ts';
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${formatValue(n, 'integer')} ${n === 1 ? one : many}`;
 
+/** Names joined as a reader lists them: `A`, `A and B`, `A, B and C`. */
+const listed = (names: readonly string[]) =>
+  names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
 function sentence(fact: ChangeFact, scoped: boolean): string {
   switch (fact.kind) {
     case 'security':
-      return `${plural(fact.changes, 'security-relevant enterprise setting')} changed this month (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
+      return `${plural(fact.changes, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';

@@ -132,7 +132,7 @@ describe('combineSnapshots', () => {
     expect(all.tools[0]!.autonomy_ratio_p50).toBeUndefined();
   });
 
-  it('puts users, organization users and readiness together; leaves controls out; names the rollup', () => {
+  it('puts users, organization users and readiness together; no combined control revisions; names the rollup', () => {
     expect(all.userDays.user_id).toEqual(['a1', 'b1']);
     expect(all.userDays.billable_tokens).toEqual([7, 2]);
     expect(all.orgUsers.map((u) => u.id)).toEqual(['a1', 'b1']);
@@ -142,6 +142,42 @@ describe('combineSnapshots', () => {
     expect(all.manifest.counts.tokens).toBe(2);
     expect(all.manifest.notes[0]).toMatch(/^Rollup of 2 organizations: A, B\./);
     expect(all.manifest.notes).toContain('B: note of B');
+  });
+
+  it("keeps each organization's control revisions and readiness reports under its name", () => {
+    const revision = (n: number) => ({
+      revision: n,
+      settings: { enableAgentShield: n % 2 === 0 },
+      user: { name: 'Ada' },
+      updatedAt: `2026-10-0${n}T10:00:00.000Z`,
+    });
+    const report = (id: string) => ({
+      reportId: id,
+      createdAt: Date.parse('2026-10-05T00:00:00Z'),
+      repoUrl: 'https://git.example.test/acme/web', // the same URL in both organizations
+      apps: {},
+      report: {},
+    });
+    const withLists = combineSnapshots(
+      [
+        { ...a, controls: [revision(1), revision(2)], readiness: [report('ra')] },
+        { ...b, controls: [revision(1)], readiness: [report('rb')] },
+      ],
+      { id: 'all', name: 'A and B' },
+    );
+    expect(withLists.controls).toEqual([]); // revision 1 of A is not revision 1 of B
+    expect(
+      withLists.organizations?.map((o) => [
+        o.organization.name,
+        o.controls.map((c) => c.revision),
+        o.readiness.map((r) => r.reportId),
+      ]),
+    ).toEqual([
+      ['A', [1, 2], ['ra']],
+      ['B', [1], ['rb']],
+    ]);
+    expect(withLists.organizations?.[1]?.organization).toEqual({ id: 'org_B', name: 'B' });
+    expect(withLists.readiness.map((r) => r.reportId)).toEqual(['ra', 'rb']);
   });
 
   it('refuses snapshots of different periods', () => {

@@ -5,8 +5,10 @@
  * level are weighted by each organization's tool calls; the service's own per-day averages and
  * percentiles cannot be combined and are left out (the report recomputes autonomy from the user
  * rows). Users, organization users and readiness reports are put together: each organization's
- * users are its own, so distinct counts add up. Enterprise controls are per organization and are
- * left out.
+ * users are its own, so distinct counts add up. What belongs to one organization and does not merge
+ * is kept under `organizations`, one entry each: its enterprise-control revisions (revision numbers
+ * count per organization) and its readiness reports (a repository is identified by organization and
+ * URL); the combined `controls` list stays empty.
  */
 import {
   type DayRange,
@@ -158,7 +160,7 @@ export function combineSnapshots(
     counts,
     checksums: {},
     notes: [
-      `Rollup of ${snapshots.length} organizations: ${manifests.map((m) => m.organization.name).join(', ')}. Enterprise controls are per organization and left out.`,
+      `Rollup of ${snapshots.length} organizations: ${manifests.map((m) => m.organization.name).join(', ')}. Enterprise controls and readiness reports are kept per organization.`,
       ...manifests.flatMap((m) => m.notes.map((n) => `${m.organization.name}: ${n}`)),
     ],
     ...(Object.keys(unknownFields).length > 0 && { unknownFields }),
@@ -176,5 +178,10 @@ export function combineSnapshots(
     readiness: snapshots.flatMap((s) => s.readiness),
     controls: [],
     ...(snapshots.some((s) => s.hookEvents) && { hookEvents }),
+    organizations: snapshots.map((s) => ({
+      organization: { ...s.manifest.organization },
+      controls: s.controls,
+      readiness: s.readiness,
+    })),
   };
 }

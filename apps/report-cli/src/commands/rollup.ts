@@ -18,8 +18,8 @@ export interface RollupOptions extends ConfigFlags, Pick<AcquireFlags, 'month' |
   json?: boolean;
 }
 
-/** Sections a rollup leaves out: enterprise controls are per organization, a trend needs one. */
-const NOT_IN_A_ROLLUP = new Set(['controls', 'trend']);
+/** Sections a rollup leaves out: a trend is one organization's history. */
+const NOT_IN_A_ROLLUP = new Set(['trend']);
 
 export async function rollup(options: RollupOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();

@@ -6,6 +6,7 @@
  */
 import type { DayRange, MonthPeriod, OrgUser, Snapshot } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
+import { applyFigureRules } from '../figure-rules.ts';
 import type {
   AutonomyMix,
   ChangeFact,
@@ -24,12 +25,12 @@ import type { SharedComputations } from '../section.ts';
 import type { ScopedInput } from './apply-scope.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
-import { controlChanges } from './transforms/controls.ts';
+import { snapshotControlChanges } from './transforms/controls.ts';
 import { byDate, dailySeries } from './transforms/daily-series.ts';
 import { usersByDay } from './transforms/data-quality.ts';
 import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
-import { readinessAt, type readinessScores } from './transforms/readiness.ts';
+import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
 import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
 import { sumBy } from './transforms/sum-by.ts';
@@ -213,7 +214,7 @@ function spanInputs(
     users,
     daily: source.daily(span, new Map()),
     activityDates: source.dataDays(span),
-    controlChanges: controlChanges(snapshot.controls, span).changes.length,
+    controlChanges: snapshotControlChanges(snapshot, span).changes.length,
   };
 }
 
@@ -241,7 +242,8 @@ function spanFigures(
     activeUsers,
     lastActiveOf(data),
   );
-  const { repos, ...org } = readinessAt(snapshot.readiness, span.end, mapping);
+  const { reports, organizationOf } = snapshotReadiness(snapshot);
+  const { repos, ...org } = readinessAt(reports, span.end, mapping, organizationOf);
   return {
     autonomyUsers: stats.users,
     seats,
@@ -318,7 +320,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     productivity: inRange(snapshot.productivity, period),
   };
   const activityDates = source.dataDays(period);
-  const controls = controlChanges(snapshot.controls, period);
+  const controls = snapshotControlChanges(snapshot, period);
   const hasActivity = (d: string) => activityDates.has(d);
 
   // Autonomy and delegation, per week (by week index from the period's first week).
@@ -378,7 +380,9 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
           mapping,
         )
       : null;
-  const figures = headlineFigures(current.values, previous?.values ?? null);
+  // A snapshot of several organizations is a rollup: each figure combines by its rule.
+  const computed = headlineFigures(current.values, previous?.values ?? null);
+  const figures = snapshot.organizations ? applyFigureRules(computed, 'organizations') : computed;
 
   const memo = new Map<string, unknown>();
   return {

@@ -37,7 +37,7 @@ export function scopedFigures(figures: readonly Figure[], organization: ReportMo
         value: null,
         previous: null,
         change: null,
-        note: `Not available for a set of people: ${rule.reason}.`,
+        unavailableReason: `Not available for a set of people: ${rule.reason}.`,
       };
     }
     if (rule.rule === 'organization' || rule.rule === 'per-organization') {

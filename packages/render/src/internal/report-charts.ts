@@ -117,7 +117,13 @@ export function reportCharts(model: ReportModel): Map<string, string> {
         [...model.readiness.repos]
           .sort((a, b) => (b.score ?? -1) - (a.score ?? -1))
           .slice(0, TOP)
-          .map((r) => ({ label: repoLabel(r.repo_url), value: Math.round((r.score ?? 0) * 1000) / 10 })),
+          .map((r) => ({
+            // In a rollup two organizations may evaluate the same URL: the label names whose it is.
+            label: r.organization
+              ? `${r.organization.name}: ${repoLabel(r.repo_url)}`
+              : repoLabel(r.repo_url),
+            value: Math.round((r.score ?? 0) * 1000) / 10,
+          })),
         { title: 'Readiness score by repository (%)' },
       ),
     );

@@ -73,6 +73,21 @@ describe('validateTemplateDirs', () => {
     expect(error.message).toContain('no-such-partial');
   });
 
+  it('accepts a partial the template defines itself with an inline decorator, and renders it', async () => {
+    const dir = templateDir('inline-partial', {
+      'partials/cover.hbs':
+        '{{#*inline "orgName"}}<b class="org">{{name}}</b>{{/inline}}<section>{{> orgName model.organization}}</section>',
+    });
+    await expect(validateTemplateDirs([dir])).resolves.toBeUndefined();
+    const html = await renderHtml(makeFixtureModel(), { templateDirs: [dir], embedFonts: false });
+    expect(html).toContain(`<b class="org">${makeFixtureModel().organization.name}</b>`);
+    const other = templateDir('inline-elsewhere', {
+      'partials/cover.hbs': '{{#*inline "orgName"}}x{{/inline}}',
+      'partials/summary.hbs': '{{> orgName}}', // an inline partial is its own template's only
+    });
+    expect((await errorOf(() => validateTemplateDirs([other]))).message).toContain('orgName');
+  });
+
   it('names a missing directory and an unreadable style file', async () => {
     const missing = await errorOf(() => validateTemplateDirs([join(scratch, 'nope')]));
     expect(missing.message).toMatch(/nope.*does not exist/);

@@ -35,16 +35,25 @@ export function parseTemplate(file: string, source: string): Program {
   }
 }
 
-/** Partial names a template refers to with `{{> name}}` (dynamic partial names are skipped). */
+/**
+ * Partial names a template refers to with `{{> name}}` (dynamic partial names are skipped), but for
+ * those it defines itself with `{{#*inline "name"}}`.
+ */
 export function referencedPartials(program: Program): Set<string> {
   const names = new Set<string>();
+  const inline = new Set<string>();
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
       for (const n of node) visit(n);
       return;
     }
-    const n = node as { type?: string; name?: { type?: string; original?: unknown } };
+    const n = node as {
+      type?: string;
+      name?: { type?: string; original?: unknown };
+      path?: { original?: unknown };
+      params?: Array<{ type?: string; value?: unknown }>;
+    };
     if (
       (n.type === 'PartialStatement' || n.type === 'PartialBlockStatement') &&
       n.name?.type === 'PathExpression' &&
@@ -52,9 +61,19 @@ export function referencedPartials(program: Program): Set<string> {
     ) {
       names.add(n.name.original);
     }
+    const defined = n.params?.[0];
+    if (
+      n.type === 'DecoratorBlock' &&
+      n.path?.original === 'inline' &&
+      defined?.type === 'StringLiteral' &&
+      typeof defined.value === 'string'
+    ) {
+      inline.add(defined.value);
+    }
     for (const [key, value] of Object.entries(node)) if (key !== 'loc') visit(value);
   };
   visit(program);
+  for (const name of inline) names.delete(name);
   return names;
 }
 

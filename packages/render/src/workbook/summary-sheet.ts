@@ -110,7 +110,9 @@ export async function writeSummarySheet(
     const row = sheet.getRow(r);
     const fmt = numFmtOf(figure);
     row.getCell(1).value = figure.id;
-    row.getCell(2).value = cellText(figure.note ? `${figure.label} (${figure.note})` : figure.label);
+    // A figure without a value by its combine rule says why beside its label (the value cell stays a number).
+    const notes = [figure.note, figure.unavailableReason].filter((n): n is string => Boolean(n));
+    row.getCell(2).value = cellText(notes.length ? `${figure.label} (${notes.join('; ')})` : figure.label);
     keepInert(row.getCell(2));
     const value = finiteOrNull(figure.value);
     const candidate = formulas.get(figure.id);

@@ -9,8 +9,14 @@ import {
   looksLikeSecret,
   REDACTED,
   redactSecrets,
+  type Snapshot,
 } from '@orgreport/api-core';
-import type { ControlChangeRow, ControlFieldDiff, ControlsSection } from '../../model.ts';
+import type {
+  ControlChangeRow,
+  ControlFieldDiff,
+  ControlsSection,
+  OrganizationControls,
+} from '../../model.ts';
 import { inSpan } from './span.ts';
 
 /**
@@ -185,4 +191,36 @@ export function controlChanges(
       })),
   );
   return { changes, current_revision: current, security };
+}
+
+/**
+ * The enterprise-control changes of a snapshot in a span. In a snapshot of several organizations (a
+ * rollup) each organization's revisions are diffed among themselves (revision numbers count per
+ * organization) and listed under its name, organization by organization; every row names its
+ * organization, and no single revision is in force.
+ *
+ * @example
+ * snapshotControlChanges(rollupSnapshot, period).organizations?.map((o) => o.changes.length) // [4, 5]
+ */
+export function snapshotControlChanges(
+  snapshot: Pick<Snapshot, 'controls' | 'organizations'>,
+  span: { start: string; end: string },
+): ControlsSection {
+  if (!snapshot.organizations) return controlChanges(snapshot.controls, span);
+  const organizations: OrganizationControls[] = snapshot.organizations.map((part) => {
+    const organization = { ...part.organization };
+    const own = controlChanges(part.controls, span);
+    return {
+      organization,
+      changes: own.changes.map((c) => ({ organization, ...c })),
+      current_revision: own.current_revision,
+      security: own.security.map((s) => ({ organization, ...s })),
+    };
+  });
+  return {
+    changes: organizations.flatMap((o) => o.changes),
+    current_revision: null,
+    security: organizations.flatMap((o) => o.security),
+    organizations,
+  };
 }

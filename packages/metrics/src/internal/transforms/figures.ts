@@ -43,6 +43,11 @@ const META: Record<FigureId, { label: string; unit: FigureUnit; note?: string }>
   controls_changes: { label: 'Enterprise-control changes', unit: 'count' },
 };
 
+/** The plain-language label of a figure id, e.g. "Credits consumed". */
+export function figureLabel(id: FigureId): string {
+  return META[id].label;
+}
+
 /**
  * Relative change from `previous` to `value`; null when either is null or `previous` is 0.
  *

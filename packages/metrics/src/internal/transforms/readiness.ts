@@ -2,8 +2,9 @@
  * Readiness: criterion scores, report scores and levels (the 80 % rule), each repository's latest
  * report at a day and its trend, the organization's score and level, and the weakest criteria.
  */
-import type { CriterionEvaluation, ReadinessReport } from '@orgreport/api-core';
+import type { CriterionEvaluation, ReadinessReport, Snapshot } from '@orgreport/api-core';
 import type {
+  OrganizationRef,
   ReadinessCriterionRow,
   ReadinessRepoRow,
   ReadinessReportRow,
@@ -135,9 +136,41 @@ export function readinessScores(
   };
 }
 
+/** The organization of a report in a snapshot of several organizations; undefined in an organization's own. */
+export type OrganizationOf = (report: ReadinessReport) => OrganizationRef | undefined;
+
+const noOrganization: OrganizationOf = () => undefined;
+
+/**
+ * The readiness reports of a snapshot, and which organization each belongs to: in a snapshot of
+ * several organizations (a rollup) every organization's own reports, so that a repository is
+ * identified by organization and URL.
+ *
+ * @example
+ * const { reports, organizationOf } = snapshotReadiness(rollupSnapshot);
+ */
+export function snapshotReadiness(snapshot: Pick<Snapshot, 'readiness' | 'organizations'>): {
+  reports: readonly ReadinessReport[];
+  organizationOf: OrganizationOf;
+} {
+  if (!snapshot.organizations) return { reports: snapshot.readiness, organizationOf: noOrganization };
+  const owners = new Map<ReadinessReport, OrganizationRef>();
+  for (const part of snapshot.organizations) {
+    const organization = { ...part.organization };
+    for (const report of part.readiness) owners.set(report, organization);
+  }
+  return { reports: [...owners.keys()], organizationOf: (r) => owners.get(r) };
+}
+
+/** The key of a report's repository: its organization (in a rollup) and its URL. */
+function repositoryKey(organization: OrganizationRef | undefined, url: string): string {
+  return organization ? `${organization.id}\u0000${url}` : url;
+}
+
 /**
  * Each repository's latest report created on or before the end of `day` (ties on the instant: the
- * report id that sorts last), by repository URL.
+ * report id that sorts last), by repository: its URL, preceded in a rollup by its organization's id
+ * and a NUL (see {@link snapshotReadiness}).
  *
  * @example
  * latestReports(reports, '2026-03-31').get('https://git.example.test/acme/web')
@@ -145,21 +178,34 @@ export function readinessScores(
 export function latestReports(
   reports: readonly ReadinessReport[],
   day: string,
+  organizationOf: OrganizationOf = noOrganization,
 ): Map<string, ReadinessReport> {
   const limit = endOfDayMs(day);
   const latest = new Map<string, ReadinessReport>();
   for (const r of reports) {
     if (!(r.createdAt < limit)) continue;
-    const current = latest.get(r.repoUrl);
+    const key = repositoryKey(organizationOf(r), r.repoUrl);
+    const current = latest.get(key);
     if (
       !current ||
       r.createdAt > current.createdAt ||
       (r.createdAt === current.createdAt && r.reportId > current.reportId)
     ) {
-      latest.set(r.repoUrl, r);
+      latest.set(key, r);
     }
   }
   return latest;
+}
+
+/** A report scored, named after its organization in a rollup. */
+function scoredOf(
+  report: ReadinessReport,
+  mapping: Readonly<Record<string, number>>,
+  organizationOf: OrganizationOf,
+): ReadinessReportRow {
+  const organization = organizationOf(report);
+  const scored = readinessScores(report, mapping);
+  return organization ? { organization, ...scored } : scored;
 }
 
 /** Org score and level from repository rows: mean score, floor of the mean level. */
@@ -182,8 +228,11 @@ export function readinessAt(
   reports: readonly ReadinessReport[],
   day: string,
   mapping: Readonly<Record<string, number>>,
+  organizationOf: OrganizationOf = noOrganization,
 ): { repos: ReadinessReportRow[]; score: number | null; level: number | null } {
-  const repos = [...latestReports(reports, day).values()].map((r) => readinessScores(r, mapping));
+  const repos = [...latestReports(reports, day, organizationOf).values()].map((r) =>
+    scoredOf(r, mapping, organizationOf),
+  );
   return { repos, ...orgReadiness(repos) };
 }
 
@@ -195,6 +244,8 @@ export interface ReadinessInput {
   comparisonEnd: string | null;
   topN: number;
   rule: string;
+  /** In a rollup, each report's organization (see {@link snapshotReadiness}). */
+  organizationOf?: OrganizationOf;
 }
 
 /**
@@ -205,14 +256,18 @@ export interface ReadinessInput {
  */
 export function readinessSection(input: ReadinessInput): ReadinessSection {
   const { mapping } = input;
-  const latest = latestReports(input.reports, input.period.end);
-  const before = input.comparisonEnd ? latestReports(input.reports, input.comparisonEnd) : new Map();
-  const scoredLatest = [...latest.values()].map((r) => readinessScores(r, mapping));
+  const organizationOf = input.organizationOf ?? noOrganization;
+  const latest = latestReports(input.reports, input.period.end, organizationOf);
+  const before = input.comparisonEnd
+    ? latestReports(input.reports, input.comparisonEnd, organizationOf)
+    : new Map<string, ReadinessReport>();
+  const scoredLatest = [...latest.values()].map((r) => scoredOf(r, mapping, organizationOf));
   const repos: ReadinessRepoRow[] = scoredLatest
     .map((s) => {
-      const prev = before.get(s.repo_url);
+      const prev = before.get(repositoryKey(s.organization, s.repo_url));
       const previous = prev ? readinessScores(prev, mapping).score : null;
       return {
+        ...(s.organization && { organization: s.organization }),
         repo_url: s.repo_url,
         report_id: s.report_id,
         created_at: s.created_at,
@@ -222,7 +277,12 @@ export function readinessSection(input: ReadinessInput): ReadinessSection {
         trend: s.score !== null && previous !== null ? s.score - previous : null,
       };
     })
-    .sort((a, b) => (a.repo_url < b.repo_url ? -1 : 1));
+    .sort(
+      (a, b) =>
+        (a.organization?.name ?? '').localeCompare(b.organization?.name ?? '') ||
+        (a.organization?.id ?? '').localeCompare(b.organization?.id ?? '') ||
+        (a.repo_url < b.repo_url ? -1 : a.repo_url > b.repo_url ? 1 : 0),
+    );
   const org = orgReadiness(repos);
 
   const stats = new Map<
@@ -272,7 +332,7 @@ export function readinessSection(input: ReadinessInput): ReadinessSection {
     reports: input.reports
       .filter((r) => r.createdAt >= startMs && r.createdAt < endMs)
       .sort((a, b) => a.createdAt - b.createdAt || (a.reportId < b.reportId ? -1 : 1))
-      .map((r) => readinessScores(r, mapping)),
+      .map((r) => scoredOf(r, mapping, organizationOf)),
     criteria,
     // A criterion every repository passes is nobody's weakness: only those below 100 % are listed.
     weakest: criteria.filter((c) => c.mean_score !== null && c.mean_score < 1).slice(0, input.topN),

@@ -25,7 +25,7 @@ export const MOVERS = 3;
 
 /** The rule in plain language (definitions page). */
 export const WHAT_CHANGED_RULE =
-  'The paragraph that opens the report is built by fixed rules from the figures: security-relevant enterprise-control changes of the month first; then at most three movers among credits, active users, seat utilization, stickiness, sessions, pull requests, autonomy and readiness score, the largest first, counting a figure that moved by at least 10 % (shares: at least 2 percentage points, weighed as 10 % per 2 points); then users active this month who were not last month (new) and the other way round (lost); then dormant seats, and those also idle the month before (reclaim candidates); then a change of the organization\u2019s readiness level.';
+  'The paragraph that opens the report is built by fixed rules from the figures: security-relevant enterprise-control changes of the month first (in a rollup, naming the organizations where they were made); then at most three movers among credits, active users, seat utilization, stickiness, sessions, pull requests, autonomy and readiness score, the largest first, counting a figure that moved by at least 10 % (shares: at least 2 percentage points, weighed as 10 % per 2 points); then users active this month who were not last month (new) and the other way round (lost); then dormant seats, and those also idle the month before (reclaim candidates); then a change of the organization\u2019s readiness level.';
 
 /** How far a figure moved, on one scale: relative change, or points of a share / 0.2 (2 points = 10 %). */
 function salience(f: Figure): number {
@@ -57,10 +57,15 @@ export function whatChanged(input: WhatChangedInput): ChangeFact[] {
   const facts: ChangeFact[] = [];
   const security = input.controls.security;
   if (security.length > 0) {
+    // In a rollup, the organizations where a security setting changed are named.
+    const organizations = input.controls.organizations
+      ?.filter((o) => o.security.length > 0)
+      .map((o) => o.organization.name);
     facts.push({
       kind: 'security',
       changes: security.length,
       paths: [...new Set(security.map((s) => s.path))],
+      ...(organizations && { organizations }),
     });
   }
   const movers = MOVER_CANDIDATES.map((id) => input.figures.find((f) => f.id === id))

@@ -1,7 +1,7 @@
 /**
  * Enterprise-control changes: each revision of the period with who made it and its field-level diff,
- * security-relevant changes first; the workbook's Controls sheet; the check of settings the API
- * specification does not document.
+ * security-relevant changes first; in a rollup, each organization's changes under its name; the
+ * workbook's Controls sheet; the check of settings the API specification does not document.
  */
 import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
@@ -16,8 +16,16 @@ interface ControlSheetRow {
   diff: ControlFieldDiff | null;
 }
 
-function controlColumns(): SheetColumn<ControlSheetRow>[] {
+function controlColumns(model: ReportModel): SheetColumn<ControlSheetRow>[] {
+  // In a rollup each row names its organization (the stacking org_id column is the rollup's own).
+  const organization: SheetColumn<ControlSheetRow>[] = model.controls.organizations
+    ? [
+        { header: 'organization_id', kind: 'text', value: (r) => r.change.organization?.id ?? null },
+        { header: 'organization', kind: 'text', value: (r) => r.change.organization?.name ?? null },
+      ]
+    : [];
   return [
+    ...organization,
     { header: 'revision', kind: 'level', value: (r) => r.change.revision },
     { header: 'updated_at', kind: 'datetime', value: (r) => r.change.updated_at },
     { header: 'user_name', kind: 'text', value: (r) => r.change.user.name },
@@ -45,13 +53,22 @@ export const controls = builtinSection('controls', {
   title: 'Enterprise-control changes',
   // The changes are found with the period's figures (controls_changes counts them).
   compute: (context) => runOf(context).controls,
-  checks: (context) =>
-    [settingsDrift(context.snapshot.controls)].filter((f): f is DataQualityFinding => f !== null),
+  checks: (context) => {
+    const parts = context.snapshot.organizations;
+    if (!parts) {
+      return [settingsDrift(context.snapshot.controls)].filter((f): f is DataQualityFinding => f !== null);
+    }
+    // In a rollup each organization's revisions follow one another, not another organization's.
+    return parts.flatMap((part) => {
+      const finding = settingsDrift(part.controls);
+      return finding ? [{ ...finding, message: `${part.organization.name}: ${finding.message}` }] : [];
+    });
+  },
   definitions: [
     {
       id: 'controls',
       term: 'Enterprise-control changes',
-      text: 'The revisions whose updatedAt falls inside the period, each with who made it, when, and a field-level diff against the previous revision. Secrets are known by what they are, not by what a field is called: the fields the API documents as secret (a custom model\u2019s apiKey, its extraHeaders and its cloud credential export) never show their values (a changed one reads "changed (redacted)"), and credentials inside text (bearer tokens, sk- keys, GitHub and Slack tokens, AWS key ids, JWTs) are masked in place; every other setting, such as restrictApiKeyCreationToManagers, shows its before and after. Changes to security-relevant settings (key creation, member visibility, models, MCP, plugins and marketplaces, command lists, network, sandbox, shield, managed and own computers, cloud sync and session retention) are marked and listed first.',
+      text: 'The revisions whose updatedAt falls inside the period, each with who made it, when, and a field-level diff against the previous revision. In a rollup, each organization\u2019s revisions are listed under its name (revision numbers count per organization) and the count of changes is their sum. Secrets are known by what they are, not by what a field is called: the fields the API documents as secret (a custom model\u2019s apiKey, its extraHeaders and its cloud credential export) never show their values (a changed one reads "changed (redacted)"), and credentials inside text (bearer tokens, sk- keys, GitHub and Slack tokens, AWS key ids, JWTs) are masked in place; every other setting, such as restrictApiKeyCreationToManagers, shows its before and after. Changes to security-relevant settings (key creation, member visibility, models, MCP, plugins and marketplaces, command lists, network, sandbox, shield, managed and own computers, cloud sync and session retention) are marked and listed first.',
     },
   ],
   partial: { file: fileURLToPath(new URL('./controls.hbs', import.meta.url)) },

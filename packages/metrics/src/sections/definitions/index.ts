@@ -32,6 +32,7 @@ const READING_ORDER = [
   'chargeback',
   'trend',
   'rollup',
+  'combine_rules',
   'data_quality',
   'row_checks',
 ];
@@ -39,7 +40,8 @@ const READING_ORDER = [
 /** The definitions of `sections`, built-in terms in reading order first, the others after in section order. */
 export function glossary(sections: ReadonlyArray<ReportSection>): Definition[] {
   const rank = (d: Definition) => {
-    const i = READING_ORDER.indexOf(d.id);
+    // A figure's rules come with the rules' own definition, in figure order.
+    const i = READING_ORDER.indexOf(d.rule ? 'combine_rules' : d.id);
     return i < 0 ? READING_ORDER.length : i;
   };
   return sections

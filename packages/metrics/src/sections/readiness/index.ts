@@ -7,8 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import { readinessInvalid, readinessUnmapped } from '../../internal/transforms/data-quality.ts';
-import { readinessSection } from '../../internal/transforms/readiness.ts';
-import type { DataQualityFinding, ReadinessCriterionRow, ReadinessRepoRow } from '../../model.ts';
+import { readinessSection, snapshotReadiness } from '../../internal/transforms/readiness.ts';
+import type {
+  DataQualityFinding,
+  ReadinessCriterionRow,
+  ReadinessRepoRow,
+  ReportModel,
+} from '../../model.ts';
 import type { SheetColumn } from '../../section.ts';
 import { builtinSection } from '../builtin.ts';
 
@@ -22,9 +27,16 @@ export const READINESS_LEVEL_RULE =
   'missing from it count in scores but in no level and are listed. Org level = the mean of the repositories\u2019 ' +
   'levels, rounded down.';
 
-/** Columns of the `Readiness` sheet (repositories at the end of the period). */
-function readinessColumns(): SheetColumn<ReadinessRepoRow>[] {
+/** Columns of the `Readiness` sheet (repositories at the end of the period; in a rollup, whose each is). */
+function readinessColumns(model: ReportModel): SheetColumn<ReadinessRepoRow>[] {
+  const organization: SheetColumn<ReadinessRepoRow>[] = model.readiness.repos.some((r) => r.organization)
+    ? [
+        { header: 'organization_id', kind: 'text', value: (r) => r.organization?.id ?? null },
+        { header: 'organization', kind: 'text', value: (r) => r.organization?.name ?? null },
+      ]
+    : [];
   return [
+    ...organization,
     field('repo_url', 'text'),
     field('level', 'level'),
     field('score', 'share'),
@@ -53,8 +65,10 @@ export const readiness = builtinSection('readiness', {
   title: 'Readiness',
   compute: (context) => {
     const run = runOf(context);
+    const { reports, organizationOf } = snapshotReadiness(run.snapshot);
     return readinessSection({
-      reports: run.snapshot.readiness,
+      reports,
+      organizationOf,
       mapping: run.mapping,
       period: run.period,
       comparisonEnd: run.comparison?.end ?? null,
@@ -75,7 +89,7 @@ export const readiness = builtinSection('readiness', {
     {
       id: 'readiness_score',
       term: 'Readiness scores',
-      text: 'Criterion score = numerator / denominator. An evaluation without a numerator is skipped (left out of every score, counted as skipped); one with a denominator below 1, a negative numerator or a numerator above the denominator is invalid (excluded and listed under data quality). A criterion passes when numerator = denominator. Report score = mean of its criterion scores. A repository\u2019s score = that of its latest report created on or before the period\u2019s last day; trend = that score minus the score of its latest report on or before the comparison period\u2019s last day, in percentage points. Org score = mean of the repositories\u2019 scores. Weakest criteria = criteria ordered by their mean score across the repositories\u2019 latest reports.',
+      text: 'Criterion score = numerator / denominator. An evaluation without a numerator is skipped (left out of every score, counted as skipped); one with a denominator below 1, a negative numerator or a numerator above the denominator is invalid (excluded and listed under data quality). A criterion passes when numerator = denominator. Report score = mean of its criterion scores. A repository\u2019s score = that of its latest report created on or before the period\u2019s last day; trend = that score minus the score of its latest report on or before the comparison period\u2019s last day, in percentage points. Org score = mean of the repositories\u2019 scores. A repository is identified by its URL, and in a rollup by its organization and URL: two organizations evaluating the same URL are two repositories, each with its own latest report. Weakest criteria = criteria ordered by their mean score across the repositories\u2019 latest reports.',
     },
     { id: 'readiness_level', term: 'Readiness levels', text: READINESS_LEVEL_RULE },
   ],

@@ -1,8 +1,10 @@
 /**
  * The executive summary: the headline figures with their comparison (cards and the full table) and
- * the workbook's Summary sheet; the definitions of the period, the sums and the change.
+ * the workbook's Summary sheet; the definitions of the period, the sums and the change, and how each
+ * figure combines across organizations and for a set of people.
  */
 import { fileURLToPath } from 'node:url';
+import { figureRuleDefinitions } from '../../figure-rules.ts';
 import { WHAT_CHANGED_RULE } from '../../internal/transforms/what-changed.ts';
 import { defineSection } from '../../section.ts';
 
@@ -30,6 +32,12 @@ export const summary = defineSection({
       term: 'What changed',
       text: WHAT_CHANGED_RULE,
     },
+    {
+      id: 'combine_rules',
+      term: 'How each figure combines',
+      text: 'Every figure declares how it combines across organizations (a rollup) and for a set of people (a team, a cost center, a manager\u2019s people): summed; recomputed from the combined rows (ratios, distinct counts, means, percentiles, peaks are never added or averaged); kept per organization, then shown per organization and never as one number; for a set of people, the organization\u2019s figure shown as labelled organization context; or not available, with the reason shown where the value would stand. The rule of each figure follows.',
+    },
+    ...figureRuleDefinitions(),
   ],
   partial: { file: fileURLToPath(new URL('./summary.hbs', import.meta.url)) },
   sheets: [{ name: 'Summary', figures: (model) => model.figures }],
