@@ -288,6 +288,11 @@ export function createProgram(ctx: CommandContext): Command {
       'spec',
     )
     .option(
+      '--plant <event>',
+      "plant an event on a day (repeatable): security-change:YYYY-MM-DD:SETTING (an admin flips the boolean setting, e.g. sandbox.enabled) or credit-spike:USER-INDEX:YYYY-MM-DD:FACTOR (that user's credits multiplied from the day on)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
       '--directory <file>',
       "write the organization's people directory (email,team,cost_center,manager,... as CSV) and exit: the demo's with the defaults",
     )
