@@ -32,3 +32,8 @@ export {
   syncStore,
   wantedDays,
 } from './sync.ts';
+export {
+  type ReadWatchHistoryOptions,
+  readWatchHistory,
+  type StoredWatchHistory,
+} from './watch-history.ts';
