@@ -17,6 +17,8 @@ export interface ReadWatchHistoryOptions {
   since?: IsoDate;
   /** The last day read (default: the last day held). */
   until?: IsoDate;
+  /** Read the user-day rows (default true; the forecast's backtest needs the organization's days only). */
+  userDays?: boolean;
 }
 
 /** An organization's credits and control revisions as the watch reads them. */
@@ -92,7 +94,7 @@ export async function readWatchHistory(
       });
     }
     const userDays: StoredWatchHistory['userDays'] = [];
-    if (users.length > 0) {
+    if (users.length > 0 && options.userDays !== false) {
       const c = await engine.encodedColumns(
         [
           { name: 'date', type: 'DATE', doc: '' },

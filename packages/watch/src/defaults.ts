@@ -4,8 +4,9 @@ import type { WatchRules } from './types.ts';
 /**
  * Security changes on; no budget unless one is configured (the limits set with `limits apply`
  * count as their users' budgets); spikes at 3x the trailing 28-day median, judged with at least 14
- * days of history and never below 100,000 credits a day; stale when yesterday is not in the store
- * by 09:00 UTC or sync failed 2 days running; forecasts from the trailing 28 days.
+ * days of history and never below 100,000 credits a day, one alert until a week without a spike
+ * day; stale when yesterday is not in the store by 09:00 UTC or sync failed 2 days running;
+ * forecasts from the trailing 28 days.
  */
 export const DEFAULT_RULES: WatchRules = {
   security: { enabled: true },
@@ -23,6 +24,7 @@ export const DEFAULT_RULES: WatchRules = {
     trailingDays: 28,
     minHistoryDays: 14,
     minCredits: 100_000,
+    quietDays: 7,
     scopes: ['organization', 'team', 'user'],
   },
   stale: { enabled: true, byHourUtc: 9, syncFailures: 2 },

@@ -158,6 +158,8 @@ export interface SpikeRules {
   minHistoryDays: number;
   /** Days below this many credits are never spikes (tiny numbers). */
   minCredits: number;
+  /** A spike's run of days ends after this many days without a spike day (until then it is one alert). */
+  quietDays: number;
   /** Which scopes are watched. */
   scopes: Array<'organization' | 'team' | 'user'>;
 }

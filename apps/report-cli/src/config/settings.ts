@@ -5,6 +5,7 @@
  * settings table are all made from it, so they cannot drift apart.
  */
 import { z } from 'zod';
+import { watchConfig } from './watch-settings.ts';
 
 export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -357,15 +358,17 @@ export const organizationList = z
 
 type FileShape = { [K in SettingKey]: z.ZodOptional<(typeof SETTINGS)[K]['file']> } & {
   organizations: z.ZodOptional<typeof organizationList>;
+  watch: z.ZodOptional<typeof watchConfig>;
 };
 
 /** The config file: every key optional, unknown keys refused so that a typo is named. */
 export const configFileSchema = z.strictObject({
   ...(Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.file.optional()])) as Omit<
     FileShape,
-    'organizations'
+    'organizations' | 'watch'
   >),
   organizations: organizationList.optional(),
+  watch: watchConfig.optional(),
 } as FileShape);
 
 /** The README's settings table, made from {@link SETTINGS} (a test holds the README to it). */
@@ -393,6 +396,13 @@ export function settingsMarkdown(): string {
       '`organizations` (array)',
       'several organizations, each `{ name, id?, apiKeyEnv or apiKey, baseUrl?, appUrl? }`: `--org NAME` picks one, `--all-orgs` runs each',
       'one organization: the top-level settings',
+    ],
+    [
+      '(none)',
+      '(none)',
+      '`watch` (object)',
+      'the alert rules of `orgreport watch`: `security`, `budgets`, `spike`, `stale`, `forecastDays` (see docs/watch.md)',
+      'security changes, spikes and stale data on; no budget but the limits set with `limits apply`',
     ],
     [
       `\`${CONFIG_SETTING.flag.split(' ')[0]}\``,

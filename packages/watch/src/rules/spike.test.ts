@@ -61,11 +61,15 @@ describe('spike rule', () => {
     const found = spikeFindings('org_test', [s], ['2026-10-08', '2026-10-09'], rules);
     expect(found.map((f) => [f.key, f.day])).toEqual([['spike|user:u@x.example|2026-10-07', '2026-10-08']]);
     expect(found[0]!.sentence).toContain('; a spike since 2026-10-07');
-    // A quiet day in between ends the run: the next spike is a new one.
-    const broken = seriesWith({ '2026-10-07': 900_000, '2026-10-08': 210_000, '2026-10-09': 1_500_000 });
-    expect(spikeFindings('org_test', [broken], ['2026-10-09'], rules).map((f) => f.key)).toEqual([
-      'spike|user:u@x.example|2026-10-09',
+    // A quieter day inside the run does not end it (2026-10-08 at 300,000 is under 3x).
+    const dip = seriesWith({ '2026-10-07': 900_000, '2026-10-08': 300_000, '2026-10-09': 1_500_000 });
+    expect(spikeFindings('org_test', [dip], ['2026-10-09'], rules).map((f) => f.key)).toEqual([
+      'spike|user:u@x.example|2026-10-07',
     ]);
+    // Enough days without a spike day end it (here one, 2026-10-08): the next spike is a new one.
+    expect(
+      spikeFindings('org_test', [dip], ['2026-10-09'], { ...rules, quietDays: 1 }).map((f) => f.key),
+    ).toEqual(['spike|user:u@x.example|2026-10-09']);
   });
 
   it('ignores people with too little history and days under the floor', () => {

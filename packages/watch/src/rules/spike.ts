@@ -6,7 +6,9 @@
  * days a week is compared with their working days, not with zeros.
  *
  * A spike that lasts is one alert: its period is the first day of the run of spike days it belongs
- * to (days without credits in between do not break the run), so the days after it find the same key.
+ * to, so the days after it find the same key. Quieter days inside a run do not end it (a spike that
+ * lasts raises its own median, and some of its days fall under the multiple); a run ends after
+ * `quietDays` (7) days without a spike day.
  */
 import { addDays, type IsoDate } from '@orgreport/api-core/dates';
 import type { DailyValues } from '../forecast.ts';
@@ -53,15 +55,19 @@ export function judgeDay(values: DailyValues, day: IsoDate, rules: SpikeRules): 
   };
 }
 
-/** The first day of the run of spike days that ends on `day` (a spike day itself). */
+/**
+ * The first day of the run of spike days that ends on `day` (a spike day itself): back from `day`,
+ * each spike day no more than `quietDays` days before the one after it.
+ */
 export function spikeStart(values: DailyValues, day: IsoDate, rules: SpikeRules): IsoDate {
   let start = day;
-  for (let k = 1; k <= rules.trailingDays; k++) {
+  let gap = 0;
+  for (let k = 1; k <= 2 * rules.trailingDays; k++) {
     const earlier = addDays(day, -k);
-    const v = values.get(earlier);
-    if (v === undefined || v <= 0) continue; // a day without credits neither ends nor extends the run
-    if (!judgeDay(values, earlier, rules)?.spike) break;
-    start = earlier;
+    if (judgeDay(values, earlier, rules)?.spike) {
+      start = earlier;
+      gap = 0;
+    } else if (++gap >= rules.quietDays) break;
   }
   return start;
 }
