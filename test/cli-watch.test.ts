@@ -217,8 +217,50 @@ describe('orgreport watch, day by day after sync', () => {
     expect(text.code, text.err).toBe(0);
     expect(text.out).toContain('new  warning  stale: The store holds no day of organization');
     expect(text.out).toContain(
-      `      more: orgreport query --store ${store} 'SELECT max(date) AS last_day FROM tokens_daily`,
+      `      more: orgreport query --store ${store} "SELECT max(date) AS last_day FROM tokens_daily WHERE org_id = '${planted.organization.orgId}'"`,
     );
+    // A second organization in the store: name one, or all.
+    const other = await smallOrg({ orgId: 'org_other', orgName: 'Globex' });
+    try {
+      const synced = await cli(
+        [
+          'sync',
+          '--store',
+          store,
+          '--since',
+          '2026-08-01',
+          '--today',
+          '2026-09-03',
+          '--org-name',
+          'Globex',
+          '--quiet',
+        ],
+        {
+          env: envFor(other),
+        },
+      );
+      expect(synced.code, synced.err).toBe(0);
+    } finally {
+      await other.close();
+    }
+    const ambiguous = await cli(['watch', '--store', store, '--today', '2026-09-04'], { env: {} });
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err).toMatch(
+      /the store holds 2 organizations .*choose one with --org, or all with --all-orgs/,
+    );
+    const one = await cli(['watch', '--store', store, '--today', '2026-09-04', '--org', 'globex', '--json'], {
+      env: {},
+    });
+    expect(one.code, one.err).toBe(0);
+    expect((JSON.parse(one.out) as WatchJson).organizations.map((o) => o.id)).toEqual(['org_other']);
+    const all = await cli(
+      ['watch', '--store', store, '--today', '2026-09-04', '--all-orgs', '--json', '--dry-run'],
+      { env: {} },
+    );
+    expect((JSON.parse(all.out) as WatchJson).organizations.map((o) => o.id).sort()).toEqual(
+      [planted.organization.orgId, 'org_other'].sort(),
+    );
+
     const missing = await cli(['watch', '--store', join(dir, 'nothing-here')], { env: {} });
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/nothing-here/);

@@ -21,9 +21,15 @@ const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
 const signed = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
 
-/** A shell word: quoted with single quotes when it holds anything but plain characters. */
-const shellWord = (text: string) =>
-  /^[\w./:=@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+/**
+ * A shell word: as it is when plain, else in double quotes when nothing in it is special there (SQL
+ * holds single quotes), else in single quotes.
+ */
+function shellWord(text: string): string {
+  if (/^[\w./:=@%+-]+$/.test(text)) return text;
+  if (!/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
 
 /** The command line that shows more of an alert. */
 export function moreCommand(store: string, sql: string): string {
