@@ -44,7 +44,7 @@ export function organizationSeries(history: WatchHistory): ScopeSeries {
 export const userName = (row: Pick<UserCredits, 'email' | 'userId'>): string =>
   row.email ? row.email.toLowerCase() : row.userId;
 
-/** Each user's series, by {@link userName}. */
+/** Each user's series, by lower-case e-mail (or id without one). */
 export function userSeries(history: WatchHistory): Map<string, ScopeSeries> {
   const days = heldDays(history);
   const out = new Map<string, ScopeSeries>();
