@@ -64,7 +64,7 @@ export type Finding = Omit<Alert, 'new'>;
 
 /** One row of the sync log (`<store>/_sync/org_id=<id>/runs.jsonl`). */
 export interface SyncRun {
-  /** When the run ended (ISO instant). */
+  /** When the run started (ISO instant). */
   at: string;
   /** The day the run was for (its today, UTC). */
   day: IsoDate;
