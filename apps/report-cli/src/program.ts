@@ -280,6 +280,30 @@ export function createProgram(ctx: CommandContext): Command {
     .action(async (sql, flags) => (await import('./commands/query.ts')).query(sql, flags, ctx));
 
   withFlags(
+    program
+      .command('watch')
+      .description(
+        'alert rules over a store after the daily sync: security changes, budgets and forecasts, spikes, stale data',
+      )
+      .addHelpText(
+        'after',
+        '\nRules from the config file\'s "watch" key (docs/watch.md); each alert is new once, its state kept in <store>/_watch/.\nAlerts are not errors: the exit code is 0 whatever fires.\nExample: orgreport sync --store ./store && orgreport watch --store ./store --directory people.csv',
+      ),
+    ...COMMON,
+    'store',
+    'org',
+    'allOrgs',
+    'directory',
+    'json',
+  )
+    .option('--dry-run', 'print what would fire; record nothing')
+    .option(
+      '--backtest',
+      "print the forecast's error over the store's history instead (by days into the month)",
+    )
+    .action(async (flags) => (await import('./commands/watch.ts')).watch(flags, ctx));
+
+  withFlags(
     program.command('fetch').description('fetch a month into a snapshot directory only'),
     ...CONNECTION,
     'month',
@@ -324,6 +348,11 @@ export function createProgram(ctx: CommandContext): Command {
       '--paging <spelling>',
       '/users paging fields: spec (has_more, next_cursor) or published (hasMore, nextCursor)',
       'spec',
+    )
+    .option(
+      '--plant <event>',
+      "plant an event on a day (repeatable): security-change:YYYY-MM-DD:SETTING (an admin flips the boolean setting, e.g. sandbox.enabled) or credit-spike:USER-INDEX:YYYY-MM-DD:FACTOR (that user's credits multiplied from the day on)",
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .option(
       '--directory <file>',

@@ -7,6 +7,7 @@ import { type ControlChange, type EnterpriseSettings, MS_PER_DAY, toEpochDay } f
 import { MCP_SERVERS, MODELS } from './catalog.ts';
 import { HOSTILE_STRINGS, hostileAt } from './hostile.ts';
 import type { UserIdentity } from './people.ts';
+import { applySettingChange, type Plant, plantedTime, type SecurityChangePlant } from './plants.ts';
 import { Rng } from './prng.ts';
 
 const TAG_CONTROLS = 12;
@@ -155,23 +156,51 @@ const MUTATIONS: readonly Mutation[] = [
   },
 ];
 
-/** The full history, revision descending (as the endpoint serves it). */
+/**
+ * The full history, revision descending (as the endpoint serves it). Planted security changes are
+ * revisions of their own on their day (after a natural revision of the same day), and the natural
+ * revisions after them build on their settings; the natural revisions keep their days, admins and
+ * mutations.
+ */
 export function buildControlHistory(
   seed: number,
   today: string,
   admins: readonly UserIdentity[],
   hostile: boolean,
+  plants: readonly Plant[] = [],
 ): ControlChange[] {
   const r = Rng.of(seed, TAG_CONTROLS);
   const lastDay = toEpochDay(today) - 1;
   const changes: ControlChange[] = [];
   let settings = initialSettings(hostile);
   let revision = 1;
+  // The natural revisions' own count: what their mutations draw names from, plants or not.
+  let natural = 1;
+  const planted = plants
+    .filter((p): p is SecurityChangePlant => p.kind === 'security-change')
+    .map((p, order) => ({ p, order }))
+    .sort((a, b) => (a.p.day < b.p.day ? -1 : a.p.day > b.p.day ? 1 : a.order - b.order))
+    .map((x) => x.p);
+  /** Adds the planted changes of the days before `day` (epoch day), after the revisions so far. */
+  const plantBefore = (day: number) => {
+    while (planted.length > 0 && toEpochDay(planted[0]!.day) < day) {
+      const plant = planted.shift()!;
+      settings = applySettingChange(settings, plant);
+      const admin = admins[plant.by ?? 0] ?? admins[0]!;
+      changes.push({
+        revision: revision++,
+        settings,
+        user: { id: admin.id, email: admin.email, name: `${admin.firstName} ${admin.lastName}` },
+        updatedAt: plantedTime(plant.day, changes.at(-1)?.updatedAt),
+      });
+    }
+  };
   for (let day = toEpochDay(HISTORY_START); day <= lastDay; day += r.range(3, 14)) {
-    if (revision > 1) {
+    plantBefore(day);
+    if (natural > 1) {
       settings = structuredClone(settings);
       const touched = r.range(1, 3);
-      for (let k = 0; k < touched; k++) (r.pick(MUTATIONS) as Mutation)(settings, r, revision, hostile);
+      for (let k = 0; k < touched; k++) (r.pick(MUTATIONS) as Mutation)(settings, r, natural, hostile);
     }
     const admin = r.pick(admins);
     changes.push({
@@ -181,6 +210,8 @@ export function buildControlHistory(
       updatedAt: new Date(day * MS_PER_DAY + r.int(MS_PER_DAY)).toISOString(),
     });
     revision++;
+    natural++;
   }
+  plantBefore(lastDay + 1);
   return changes.reverse();
 }

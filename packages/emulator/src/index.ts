@@ -25,6 +25,12 @@ export { HOSTILE_LIST, HOSTILE_STRINGS } from './hostile.ts';
 export type { Organization, OrganizationOptions } from './organization.ts';
 export { ADMIN_ROLES, createOrganization } from './organization.ts';
 export type { UserIdentity, UserProfile } from './people.ts';
+export {
+  type CreditSpikePlant,
+  PLANT_KINDS,
+  type Plant,
+  type SecurityChangePlant,
+} from './plants.ts';
 export { hash32, Rng, splitInteger } from './prng.ts';
 export type { Repository } from './readiness.ts';
 export type { UsersPaging } from './server/analytics-routes.ts';

@@ -45,6 +45,7 @@ import {
   userIndexOf,
   userIndexOfEmail,
 } from './people.ts';
+import { checkPlants, creditSpikes, type Plant } from './plants.ts';
 import { hash32 } from './prng.ts';
 import { buildReadinessReports, buildRepositories, type Repository } from './readiness.ts';
 import {
@@ -82,6 +83,11 @@ export interface OrganizationOptions {
   orgId?: string;
   /** Organization name. Default "Acme Robotics". */
   orgName?: string;
+  /**
+   * Events planted on known days (see `plants.ts`): a security setting changed by an admin, one
+   * user's credits multiplied from a day on. Default none: the natural organization.
+   */
+  plant?: readonly Plant[];
 }
 
 /** Active users generated between two pauses of a day's computation (a few milliseconds of work). */
@@ -186,6 +192,8 @@ export function createOrganization(options: OrganizationOptions): Organization {
   }
   const hostile = options.hostile ?? false;
   const drift = options.drift ?? false;
+  const plants = options.plant ?? [];
+  checkPlants(plants, userCount, today);
   /** Adds drift's unknown fields to a row when drifting. */
   const extra = <T extends object>(row: T, tag: string): T => (drift ? withExtraFields(row, tag) : row);
   const orgName = options.orgName ?? 'Acme Robotics';
@@ -210,6 +218,9 @@ export function createOrganization(options: OrganizationOptions): Organization {
   const inWindow = (day: number) => day >= DATA_START_DAY && day <= lastDayNumber;
   const primaryLanguage = (i: number) =>
     LANGUAGES[profile(i).languages[0]?.index ?? 0]?.language ?? 'TypeScript';
+  const spiked = creditSpikes(plants);
+  /** A user's day as generated, with the planted credit spikes applied. */
+  const detailOf = (i: number, day: number): UserDayDetail => spiked(userDayDetail(config, profile(i), day));
 
   // One bit per user per day: who was active. Distinct counts over windows are OR-ed bitsets.
   const words = Math.ceil(userCount / 32);
@@ -245,7 +256,7 @@ export function createOrganization(options: OrganizationOptions): Organization {
   };
 
   const detailOn = (i: number, day: number): UserDayDetail | undefined =>
-    inWindow(day) && isActiveOn(config, profile(i), day) ? userDayDetail(config, profile(i), day) : undefined;
+    inWindow(day) && isActiveOn(config, profile(i), day) ? detailOf(i, day) : undefined;
   const dates = new Map<number, IsoDate>();
   const dateOf = (day: number): IsoDate => {
     let date = dates.get(day);
@@ -285,7 +296,7 @@ export function createOrganization(options: OrganizationOptions): Organization {
     let added = 0;
     for (let i = 0; i < userCount; i++) {
       if ((bits[i >>> 5] as number) & (1 << (i & 31))) {
-        builder.add(i, userDayDetail(config, profile(i), day), languageNames(i));
+        builder.add(i, detailOf(i, day), languageNames(i));
         if (++added % USERS_PER_SLICE === 0) yield;
       }
     }
@@ -346,7 +357,7 @@ export function createOrganization(options: OrganizationOptions): Organization {
       figures = data.figures(position, languageNames(i));
     } else {
       if (!isActiveOn(config, profile(i), day)) return undefined;
-      figures = figuresOf(userDayDetail(config, profile(i), day));
+      figures = figuresOf(detailOf(i, day));
     }
     const row = userDayRow(figures, identity(i), dateOf(day), primaryLanguage(i));
     return drift ? driftUserDay(row, seed, i, day) : row;
@@ -477,7 +488,7 @@ export function createOrganization(options: OrganizationOptions): Organization {
     readinessReports: buildReadinessReports(seed, repositories, today, hostile).map((r) =>
       extra(r, 'readiness'),
     ),
-    controlHistory: buildControlHistory(seed, today, admins, hostile).map((c) =>
+    controlHistory: buildControlHistory(seed, today, admins, hostile, plants).map((c) =>
       drift ? driftControlChange(c) : c,
     ),
     computers: computers.map((c) => extra(c, 'computers')),

@@ -1,5 +1,6 @@
 /** Starts the emulator in-process: `startEmulator(options)` listens and returns its addresses and keys. */
 import { createOrganization, type Organization } from './organization.ts';
+import type { Plant } from './plants.ts';
 import type { UsersPaging } from './server/analytics-routes.ts';
 import { buildApp, type RequestLogEntry } from './server/app.ts';
 import { type FaultOptions, FaultPlan, type LatencyOption } from './server/faults.ts';
@@ -36,6 +37,12 @@ export interface EmulatorOptions {
   paging?: UsersPaging;
   orgId?: string;
   orgName?: string;
+  /**
+   * Events planted on known days: `{ kind: 'security-change', day, setting }` (a revision of the
+   * control history by an admin that flips the setting), `{ kind: 'credit-spike', user, from, factor }`
+   * (one user's credits multiplied from a day on, in `/users`, `/tokens` and every daily total).
+   */
+  plant?: readonly Plant[];
   /**
    * Analytics bodies longer than this many characters are streamed row by row instead of being
    * built as one string. Default 4 MiB; 0 streams every analytics body.

@@ -50,3 +50,8 @@ export {
   wantedDays,
 } from './sync.ts';
 export { type RecordSyncRunOptions, readSyncRuns, recordSyncRun, type SyncRun } from './sync-runs.ts';
+export {
+  type ReadWatchHistoryOptions,
+  readWatchHistory,
+  type StoredWatchHistory,
+} from './watch-history.ts';

@@ -2,7 +2,7 @@ import { DEFAULT_KEYS, DRIFT } from '@orgreport/emulator';
 import { describe, expect, it } from 'vitest';
 import { run } from '../cli.ts';
 import { type MemoryIo, memoryIo } from '../testing.ts';
-import { faultOptions, parseFaultKinds, parseKeys } from './emulator.ts';
+import { faultOptions, parseFaultKinds, parseKeys, parsePlants } from './emulator.ts';
 
 describe('parseKeys', () => {
   it('reads role:key pairs, any subset', () => {
@@ -97,5 +97,68 @@ describe('fault and drift flags', () => {
       io.stop();
       expect(await done).toBe(0);
     }
+  });
+});
+
+describe('--plant', () => {
+  it('reads security changes and credit spikes', () => {
+    expect(
+      parsePlants(['security-change:2026-10-05:sandbox.enabled', 'credit-spike:8:2026-10-07:2.5']),
+    ).toEqual([
+      { kind: 'security-change', day: '2026-10-05', setting: 'sandbox.enabled' },
+      { kind: 'credit-spike', user: 8, from: '2026-10-07', factor: 2.5 },
+    ]);
+  });
+
+  it('names what is wrong with an event and how events are written', () => {
+    expect(() => parsePlants(['outage:2026-10-05'])).toThrow(
+      /--plant "outage:2026-10-05": unknown event "outage" \(expected security-change:/,
+    );
+    expect(() => parsePlants(['credit-spike:x:2026-10-07:2'])).toThrow(
+      /user index "x" is not a whole number/,
+    );
+    expect(() => parsePlants(['credit-spike:1:2026-10-07:0'])).toThrow(/factor "0" is not a number above 0/);
+    expect(() => parsePlants(['security-change:2026-13-05:sandbox.enabled'])).toThrow(
+      /"2026-13-05" is not a day/,
+    );
+    expect(() => parsePlants(['security-change:2026-10-05'])).toThrow(/takes a day and a setting/);
+  });
+
+  it('serves the planted revision; a plant the organization cannot take is a usage error', async () => {
+    const bad = memoryIo();
+    const code = await run(
+      [
+        'emulator',
+        '--port',
+        '0',
+        '--users',
+        '3',
+        '--today',
+        '2026-11-22',
+        '--plant',
+        'credit-spike:9:2026-10-07:2',
+      ],
+      bad,
+    );
+    expect(code).toBe(2);
+    expect(bad.err()).toMatch(/--plant: plant 1 \(credit-spike\): user must be a user index from 0 to 2/);
+
+    const io = memoryIo();
+    const done = run(
+      ['emulator', '--port', '0', '--users', '3', '--today', '2026-11-22', '--quiet'].concat([
+        '--plant',
+        'security-change:2026-10-05:enableAgentShield',
+      ]),
+      io,
+    );
+    const base = await printedBaseUrl(io);
+    const res = await fetch(`${base}/api/v0/organization/enterprise-controls/history?limit=100`, {
+      headers: { authorization: `Bearer ${DEFAULT_KEYS.owner}` },
+    });
+    const body = (await res.json()) as { changes: Array<{ updatedAt: string; user: { email: string } }> };
+    const planted = body.changes.find((c) => c.updatedAt === '2026-10-05T12:00:00.000Z');
+    expect(planted?.user.email).toMatch(/0@acme-robotics\.example\.com$/);
+    io.stop('SIGTERM');
+    expect(await done).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { isIsoDate, utcDay } from '@orgreport/api-core';
-import { FAULT_KINDS, type FaultKind, type FaultOptions } from '@orgreport/emulator';
+import { FAULT_KINDS, type FaultKind, type FaultOptions, type Plant } from '@orgreport/emulator';
 import { startEmulator } from '../connect.ts';
 import type { CommandContext } from '../context.ts';
 import { UsageError } from '../errors.ts';
@@ -25,6 +25,8 @@ export interface EmulatorCommandOptions {
   hostile?: boolean;
   drift?: boolean;
   paging?: string;
+  /** Planted events, one per `--plant` (see {@link parsePlants}). */
+  plant?: string[];
   /** Write the organization's people directory (CSV) to this file and exit instead of serving. */
   directory?: string;
   quiet?: boolean;
@@ -80,6 +82,41 @@ export function faultOptions(options: EmulatorCommandOptions): FaultOptions | un
   };
 }
 
+/** How `--plant` events are written, for help and errors. */
+export const PLANT_SYNTAX = 'security-change:YYYY-MM-DD:SETTING or credit-spike:USER-INDEX:YYYY-MM-DD:FACTOR';
+
+/**
+ * Parses `--plant` events: `security-change:2026-10-05:enableAgentShield` (a revision by the owner
+ * that flips the boolean setting, a dotted path such as `sandbox.enabled`) and
+ * `credit-spike:12:2026-10-07:5` (user 12's credits multiplied by 5 from that day on).
+ */
+export function parsePlants(values: readonly string[]): Plant[] {
+  return values.map((value) => {
+    const parts = value.split(':').map((p) => p.trim());
+    const bad = (why: string) =>
+      new UsageError(`--plant ${JSON.stringify(value)}: ${why} (expected ${PLANT_SYNTAX})`);
+    const day = (d: string | undefined) => {
+      if (!isIsoDate(d)) throw bad(`${JSON.stringify(d ?? '')} is not a day as YYYY-MM-DD`);
+      return d;
+    };
+    if (parts[0] === 'security-change') {
+      if (parts.length !== 3 || !parts[2]) throw bad('a security change takes a day and a setting');
+      return { kind: 'security-change', day: day(parts[1]), setting: parts[2] };
+    }
+    if (parts[0] === 'credit-spike') {
+      if (parts.length !== 4) throw bad('a credit spike takes a user index, a day and a factor');
+      const user = Number(parts[1]);
+      const factor = Number(parts[3]);
+      if (!/^\d+$/.test(parts[1]!))
+        throw bad(`the user index ${JSON.stringify(parts[1])} is not a whole number`);
+      if (!(Number.isFinite(factor) && factor > 0))
+        throw bad(`the factor ${JSON.stringify(parts[3])} is not a number above 0`);
+      return { kind: 'credit-spike', user, from: day(parts[2]), factor };
+    }
+    throw bad(`unknown event ${JSON.stringify(parts[0])}`);
+  });
+}
+
 /** Starts the emulator, prints its addresses and keys, and runs until the process is asked to stop. */
 /** The `--paging` spelling, checked. */
 function usersPaging(value: string | undefined): 'spec' | 'published' {
@@ -123,6 +160,7 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
     return;
   }
   const faults = faultOptions(options);
+  const plant = parsePlants(options.plant ?? []);
   const handle = await startEmulator({
     seed,
     users: positiveInteger(options.users, '--users') ?? 200,
@@ -135,6 +173,12 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
     hostile: Boolean(options.hostile),
     drift: Boolean(options.drift),
     paging: usersPaging(options.paging),
+    ...(plant.length > 0 && { plant }),
+  }).catch((error: unknown) => {
+    // A plant the organization cannot take (a user out of range, a day outside the data).
+    if (error instanceof RangeError && /^plant/.test(error.message))
+      throw new UsageError(`--plant: ${error.message}`, { cause: error });
+    throw error;
   });
   const out = (line: string) => ctx.io.stdout.write(`${line}\n`);
   out(`ORGREPORT_BASE_URL=${handle.baseUrl}`);

@@ -39,6 +39,7 @@ import {
   url,
   wholeCount,
 } from './settings.ts';
+import type { WatchConfig } from './watch-settings.ts';
 
 export { LOG_LEVELS, REPORT_FORMATS, type ReportFormat };
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -112,6 +113,8 @@ export interface Config {
   unknownDeliveries: 'resend' | 'skip';
   /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
   org?: string;
+  /** The config file's `watch` key (the alert rules), defaults filled in; undefined without it. */
+  watch?: WatchConfig;
 }
 
 /** One organization of the config file, resolved. */
@@ -292,9 +295,11 @@ export function readConfigFile(path: string): ConfigFile {
   const issue = parsed.error.issues[0]!;
   const key = issue.path.join('.');
   const detail =
-    issue.code === 'unrecognized_keys'
+    issue.code === 'unrecognized_keys' && key === ''
       ? `unknown setting ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${Object.keys(configFileSchema.shape).join(', ')})`
-      : `${key}: ${issue.message}`;
+      : issue.code === 'unrecognized_keys'
+        ? `${key}: unknown setting ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+        : `${key}: ${issue.message}`;
   throw new UsageError(`config file ${path}: ${detail}`);
 }
 
@@ -448,6 +453,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     deliver: list(z.array(nonEmpty), 'deliver') ?? [],
     maxPerMinute: value(wholeCount, 'maxPerMinute'),
     unknownDeliveries: value(SETTINGS.unknownDeliveries.file, 'unknownDeliveries') ?? 'resend',
+    ...(file.watch && { watch: file.watch }),
   };
 }
 

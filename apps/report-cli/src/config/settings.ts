@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { planSchema } from '../distribute/plan-schema.ts';
+import { watchConfig } from './watch-settings.ts';
 
 export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -440,16 +441,18 @@ export const organizationList = z
 type FileShape = { [K in SettingKey]: z.ZodOptional<(typeof SETTINGS)[K]['file']> } & {
   organizations: z.ZodOptional<typeof organizationList>;
   distribution: z.ZodOptional<typeof planSchema>;
+  watch: z.ZodOptional<typeof watchConfig>;
 };
 
 /** The config file: every key optional, unknown keys refused so that a typo is named. */
 export const configFileSchema = z.strictObject({
   ...(Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.file.optional()])) as Omit<
     FileShape,
-    'organizations' | 'distribution'
+    'organizations' | 'distribution' | 'watch'
   >),
   organizations: organizationList.optional(),
   distribution: planSchema.optional(),
+  watch: watchConfig.optional(),
 } as FileShape);
 
 /** The README's settings table, made from {@link SETTINGS} (a test holds the README to it). */
@@ -484,6 +487,13 @@ export function settingsMarkdown(): string {
       '`distribution` (object)',
       'the distribution plan, as a `--plan` file holds it (see Distribution)',
       'each manager the PDF of everyone under them',
+    ],
+    [
+      '(none)',
+      '(none)',
+      '`watch` (object)',
+      'the alert rules of `orgreport watch`: `security`, `budgets`, `spike`, `stale`, `forecastDays` (see docs/watch.md)',
+      'security changes, spikes and stale data on; no budget but the limits set with `limits apply`',
     ],
     [
       `\`${CONFIG_SETTING.flag.split(' ')[0]}\``,

@@ -1,0 +1,98 @@
+/**
+ * What the watch reads besides the store's datasets, each through one small function so that its
+ * producer can change it alone: the credit limits `limits apply` recorded
+ * (`<store>/_limits/org_id=<id>/limits.jsonl`, lines `{day, at, email, limit}`) and the sync runs
+ * `sync` logged (`<store>/_sync/org_id=<id>/runs.jsonl`, lines `{at, day, ok, through, error?}`).
+ * A missing file is no record; a line that cannot be read is skipped with a warning (an append cut
+ * short by a crash leaves one), never taken for a record.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isIsoDate } from '@orgreport/api-core/dates';
+import { hiveValue } from '@orgreport/store';
+import type { LimitRecord, SyncRun } from '@orgreport/watch';
+import { z } from 'zod';
+import { CliError } from '../errors.ts';
+
+const day = z.string().refine(isIsoDate, 'expected a day as YYYY-MM-DD');
+
+const limitLine = z.looseObject({
+  day,
+  at: z.string(),
+  email: z.string().min(1),
+  limit: z.number().nonnegative(),
+});
+
+const runLine = z.looseObject({
+  at: z.string(),
+  day,
+  ok: z.boolean(),
+  through: day.nullable().optional(),
+  error: z.string().optional(),
+});
+
+/** The file of an organization under one of the store's underscore folders. */
+export function orgFile(
+  store: string,
+  folder: '_limits' | '_sync' | '_watch',
+  orgId: string,
+  name: string,
+): string {
+  return join(store, folder, `org_id=${hiveValue(orgId)}`, name);
+}
+
+/** The valid lines of a JSON-lines file (none when it does not exist). */
+async function jsonLines<T>(path: string, schema: z.ZodType<T>, warn: (line: string) => void): Promise<T[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    throw new CliError(`${path}: cannot be read (${code})`);
+  }
+  const out: T[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      warn(`${path}: line ${i + 1} is not JSON; skipped`);
+      return;
+    }
+    const checked = schema.safeParse(parsed);
+    if (checked.success) out.push(checked.data);
+    else
+      warn(
+        `${path}: line ${i + 1}: ${checked.error.issues.map((x) => `${x.path.join('.')} ${x.message}`).join('; ')}; skipped`,
+      );
+  });
+  return out;
+}
+
+/** The credit limits `limits apply` recorded for an organization. */
+export async function readLimitRecords(
+  store: string,
+  orgId: string,
+  warn: (line: string) => void,
+): Promise<LimitRecord[]> {
+  const rows = await jsonLines(orgFile(store, '_limits', orgId, 'limits.jsonl'), limitLine, warn);
+  return rows.map((r) => ({ day: r.day, at: r.at, email: r.email, limit: r.limit }));
+}
+
+/** The sync runs logged for an organization. */
+export async function readSyncRuns(
+  store: string,
+  orgId: string,
+  warn: (line: string) => void,
+): Promise<SyncRun[]> {
+  const rows = await jsonLines(orgFile(store, '_sync', orgId, 'runs.jsonl'), runLine, warn);
+  return rows.map((r) => ({
+    at: r.at,
+    day: r.day,
+    ok: r.ok,
+    ...(r.through !== undefined && { through: r.through }),
+    ...(r.error !== undefined && { error: r.error }),
+  }));
+}
