@@ -92,7 +92,7 @@ function sumOf(week: WeeklyRow, columns: ReadonlyArray<keyof WeeklyRow>): number
 function checkModel(model: ReportModel): void {
   const figure = (id: string) => model.figures.find((f) => f.id === id)?.value;
   for (const id of ADDITIVE) {
-    const weeks = model.weekly.reduce((total, w) => total + w[id], 0);
+    const weeks = model.weekly.reduce((total, w) => total + (w[id] ?? 0), 0);
     expect(weeks, `${id}: weeks vs month`).toBe(figure(id));
   }
   expect(model.weekly.reduce((days, w) => days + w.days_in_period, 0)).toBe(model.period.days);

@@ -1,4 +1,4 @@
-/** A real SMTP server on loopback for the mail tests: it keeps every message it receives, parsed. */
+/** A real SMTP server on loopback for the mail tests: it keeps every message it receives, parsed and raw. */
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -7,6 +7,8 @@ export interface ReceivedMail {
   recipients: string[];
   from: string;
   parsed: ParsedMail;
+  /** The message as it came over the wire: headers and body, every attachment encoded. */
+  raw: Buffer;
 }
 
 export interface TestSmtp {
@@ -15,8 +17,16 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
+export interface TestSmtpOptions {
+  /**
+   * Holds the server's reply to message `index` (from 1, counted once its data is in) until the
+   * promise settles: the message is then the server's, and the client does not know it yet.
+   */
+  hold?: (index: number) => Promise<void> | undefined;
+}
+
 /** Starts an SMTP server on 127.0.0.1 (any free port), without TLS or authentication. */
-export async function startSmtp(): Promise<TestSmtp> {
+export async function startSmtp(options: TestSmtpOptions = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -24,16 +34,23 @@ export async function startSmtp(): Promise<TestSmtp> {
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          received.push({
-            recipients: session.envelope.rcptTo.map((r) => r.address),
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            parsed,
-          });
-          callback();
-        })
-        .catch(callback);
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw)
+          .then(async (parsed) => {
+            received.push({
+              recipients: session.envelope.rcptTo.map((r) => r.address),
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              parsed,
+              raw,
+            });
+            await options.hold?.(received.length);
+            callback();
+          })
+          .catch(callback);
+      });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

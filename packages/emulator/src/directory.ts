@@ -58,7 +58,8 @@ export function directoryOf(org: Organization): DirectoryEntry[] {
   const teamOf = (index: number) => hash32(org.seed, TAG_DIRECTORY, index) % DIRECTORY_TEAMS.length;
   const listed = (index: number) => index < LEADERS || hash32(org.seed, TAG_DIRECTORY + 1, index) % 25 !== 0;
   const email = (index: number) => org.identity(index).email;
-  const location = (index: number) => LOCATIONS[hash32(org.seed, TAG_DIRECTORY + 2, index) % LOCATIONS.length]!;
+  const location = (index: number) =>
+    LOCATIONS[hash32(org.seed, TAG_DIRECTORY + 2, index) % LOCATIONS.length]!;
   const repos = (t: number) =>
     org.repositories
       .filter((_, i) => i % DIRECTORY_TEAMS.length === t)
@@ -86,9 +87,12 @@ export function directoryOf(org: Organization): DirectoryEntry[] {
     return lead === undefined || lead === index ? email(Math.min(directorOf(t), leaders - 1)) : email(lead);
   };
   // The movers: a few members (not leads), moved to the next team half-way through the last complete month.
-  const period = monthPeriod(lastCompleteMonth(() => new Date(`${org.today}T12:00:00Z`)), {
-    now: () => new Date(`${org.today}T12:00:00Z`),
-  });
+  const period = monthPeriod(
+    lastCompleteMonth(() => new Date(`${org.today}T12:00:00Z`)),
+    {
+      now: () => new Date(`${org.today}T12:00:00Z`),
+    },
+  );
   const moveDay = addDays(period.start, 14);
   const movers = new Set<number>();
   for (let index = LEADERS; index < org.userCount && movers.size < MOVERS; index++) {

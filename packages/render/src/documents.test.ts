@@ -40,8 +40,16 @@ describe('renderDocuments', () => {
     });
     expect(warnings).toEqual([]);
     // The organization report's readers see every row: the model as it was, with its privacy rules stated.
-    expect({ ...written, privacy: undefined, definitions: model.definitions }).toEqual({ ...model, privacy: undefined });
-    expect(written.privacy).toEqual({ minGroupSize: 5, personRows: 'all', pseudonymized: false, suppressed: [] });
+    expect({ ...written, privacy: undefined, definitions: model.definitions }).toEqual({
+      ...model,
+      privacy: undefined,
+    });
+    expect(written.privacy).toEqual({
+      minGroupSize: 5,
+      personRows: 'all',
+      pseudonymized: false,
+      suppressed: [],
+    });
     // Started in registration order, written side by side: each is done after it started.
     expect(events.filter((e) => e.endsWith('start'))).toEqual(['json start', 'html start']);
     expect(events.indexOf('json done')).toBeGreaterThan(events.indexOf('json start'));
