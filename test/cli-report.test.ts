@@ -52,7 +52,8 @@ describe('orgreport monthly, all formats', () => {
     expect(readdirSync(out).sort()).toEqual(
       ['pdf', 'xlsx', 'html', 'json']
         .map((ext) => `orgreport-test-org-2026-10.${ext}`)
-        .concat('snapshot')
+        // The ledger of the run's deliveries (the mails), beside the report when there is no store.
+        .concat('snapshot', 'deliveries.jsonl')
         .sort(),
     );
     expect(readFileSync(`${base}.pdf`).subarray(0, 5).toString()).toBe('%PDF-');
@@ -99,9 +100,14 @@ describe('orgreport monthly, all formats', () => {
   });
 
   it('mails the report to each recipient with the PDF and the workbook attached, byte for byte', () => {
-    expect(smtp.received).toHaveLength(1);
+    // One mail per recipient, each a delivery of its own in the ledger.
+    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received.flatMap((m) => m.recipients).sort()).toEqual(['cto@example.com', 'finance@example.com']);
+    const ids = smtp.received.map((m) => m.parsed.messageId);
+    expect(new Set(ids).size).toBe(2);
+    const ledger = readFileSync(join(out, 'deliveries.jsonl'), 'utf8');
+    for (const id of ids) expect(ledger).toContain(id!);
     const mail = smtp.received[0]!;
-    expect(mail.recipients.sort()).toEqual(['cto@example.com', 'finance@example.com']);
     expect(mail.from).toBe('reports@example.com');
     expect(mail.parsed.subject).toBe('Test Org: AI coding-agent report for 2026-10');
     expect(mail.parsed.text).toMatch(/Credits consumed: [\d,]+/);
@@ -126,6 +132,9 @@ describe('orgreport monthly, all formats', () => {
       },
     });
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/sending the report by mail through 127\.0\.0\.1:9 failed/);
+    expect(result.err).toMatch(/sending to cto@example\.com through 127\.0\.0\.1:9 failed/);
+    expect(result.err).toMatch(/1 of 1 deliveries failed/);
+    // The report was written before the delivery failed.
+    expect(readdirSync(dir).some((f) => f.endsWith('.json'))).toBe(true);
   });
 });

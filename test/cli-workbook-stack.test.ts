@@ -116,6 +116,9 @@ describe('the workbooks of three months stack into one pivot', () => {
       'tbl_mcp_spellings',
       'tbl_readiness',
       'tbl_criteria',
+      // The demo organization comes with its people directory: teams and chargeback.
+      'tbl_teams',
+      'tbl_chargeback',
       'tbl_controls',
       'tbl_definitions',
       'tbl_data_quality',

@@ -21,6 +21,8 @@ const PACKAGES = [
   'packages/store',
   'packages/emulator',
   'packages/metrics',
+  'packages/deliver',
+  'packages/watch',
   'templates',
   'packages/render',
   'apps/report-cli',

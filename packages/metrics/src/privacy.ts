@@ -18,6 +18,7 @@
 import type { OrgUser, Snapshot } from '@orgreport/api-core';
 import type { ReportModel, ReportPrivacy } from './model.ts';
 import type { PeopleDirectory, ReportSection } from './section.ts';
+import { READING_ORDER } from './sections/definitions/index.ts';
 
 /** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */
 export const DEFAULT_MIN_GROUP_SIZE = 5;
@@ -237,10 +238,11 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     suppressed,
   };
   out.privacy = privacy;
-  out.definitions = [
-    ...out.definitions.filter((d) => d.id !== 'privacy'),
-    { id: 'privacy', term: 'Privacy', text: privacyDefinition(privacy) },
-  ];
+  // The rules stand after the other built-in terms, before those of other packages' sections.
+  const definitions = out.definitions.filter((d) => d.id !== 'privacy');
+  const builtin = definitions.reduce((last, d, i) => (READING_ORDER.includes(d.id) ? i : last), -1);
+  definitions.splice(builtin + 1, 0, { id: 'privacy', term: 'Privacy', text: privacyDefinition(privacy) });
+  out.definitions = definitions;
   if (policy.personRows !== 'all') {
     const allowed = new Set(
       [

@@ -401,7 +401,8 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   }));
   const deadlineMs = number(minutes, 'deadline', 60_000);
   const pseudonymize = value(flagBoolean, 'pseudonymize') ?? false;
-  const pseudonymKey = pseudonymize ? text(nonEmpty, 'pseudonymKey', true) : undefined;
+  const key = text(nonEmpty, 'pseudonymKey', true);
+  const pseudonymKey = pseudonymize ? key : undefined;
   if (pseudonymize && (pseudonymKey === undefined || pseudonymKey.length < 16)) {
     throw new UsageError(
       `--pseudonymize needs a key of 16 characters or more in ${SETTINGS.pseudonymKey.env} (kept out of files and shell history; the same key gives the same pseudonyms every month)`,
@@ -450,7 +451,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     fileAccess: value(SETTINGS.fileAccess.file, 'fileAccess') ?? 'owner',
     plan: path('plan'),
     ...(file.distribution && { distribution: file.distribution }),
-    deliver: list(z.array(nonEmpty), 'deliver') ?? [],
+    deliver: list(z.array(nonEmpty).min(1, 'expected at least one target'), 'deliver') ?? [],
     maxPerMinute: value(wholeCount, 'maxPerMinute'),
     unknownDeliveries: value(SETTINGS.unknownDeliveries.file, 'unknownDeliveries') ?? 'resend',
     ...(file.watch && { watch: file.watch }),

@@ -9,7 +9,7 @@ import type { Definition } from '../../model.ts';
 import { defineSection, type ReportSection } from '../../section.ts';
 
 /** The built-in terms in reading order: the definitions page's order. */
-const READING_ORDER = [
+export const READING_ORDER = [
   'period',
   'sums',
   'change',
@@ -35,6 +35,8 @@ const READING_ORDER = [
   'combine_rules',
   'data_quality',
   'row_checks',
+  'scope',
+  'privacy',
 ];
 
 /** The definitions of `sections`, built-in terms in reading order first, the others after in section order. */

@@ -1,0 +1,250 @@
+/**
+ * `orgreport distribute` against the emulator and a real SMTP server on loopback: every manager
+ * gets one mail with their people's PDF; nothing of one team reaches the other team's manager in
+ * any byte of any document or mail; a group under the minimum size shows no figure to a reader who
+ * may not see per-person rows; a team under it gets no report; and a rerun sends nothing twice.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningEmulator } from '@orgreport/emulator';
+import { pseudonymizer } from '@orgreport/metrics';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, envFor, pdfText, readWorkbook, sheetObjects, tempDir } from './helpers.ts';
+import { startSmtp, type TestSmtp } from './smtp.ts';
+
+/** Every text a document holds: a PDF's text and metadata, a workbook's every XML part, or the file as it is. */
+export function documentText(file: string): string {
+  if (file.endsWith('.pdf')) return `${pdfText(file)}\n${execFileSync('pdfinfo', [file], { encoding: 'utf8' })}`;
+  if (file.endsWith('.xlsx')) {
+    const script =
+      'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint("\\n".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()))';
+    return execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  }
+  return readFileSync(file, 'utf8');
+}
+
+/** The organization's people as the API lists them: id, e-mail and full name. */
+async function organizationUsers(emulator: RunningEmulator) {
+  const run = await cli(['api', 'users', 'list', '--all'], { env: envFor(emulator) });
+  expect(run.code, run.err).toBe(0);
+  return run.out
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { id: string; email: string; firstName?: string; lastName?: string })
+    .map((u) => ({ id: u.id, email: u.email.toLowerCase(), name: `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim() }));
+}
+
+/** The directory's rows as objects. */
+function directoryRows(file: string): Array<Record<string, string>> {
+  const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\r\n');
+  const names = header!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])));
+}
+
+let emulator: RunningEmulator;
+let smtp: TestSmtp;
+let dir: string;
+let people: string;
+let users: Awaited<ReturnType<typeof organizationUsers>>;
+const KEY = 'test-pseudonym-key-0123456789';
+
+beforeAll(async () => {
+  const { startEmulator } = await import('@orgreport/emulator');
+  emulator = await startEmulator({ seed: 7, users: 60, today: '2026-11-22' });
+  smtp = await startSmtp();
+  dir = tempDir('orgreport-distribute-');
+  people = join(dir, 'people.csv');
+  const made = await cli(['emulator', '--seed', '7', '--users', '60', '--directory', people]);
+  expect(made.code, made.err).toBe(0);
+  users = await organizationUsers(emulator);
+});
+afterAll(async () => {
+  await emulator?.close();
+  await smtp?.close();
+});
+
+const mailEnv = () => ({
+  ...envFor(emulator),
+  ORGREPORT_SMTP_URL: smtp.url,
+  ORGREPORT_MAIL_FROM: 'reports@acme.test',
+  ORGREPORT_PRICE_PER_CREDIT: '0.000004',
+  ORGREPORT_PRICE_PER_SEAT: '19',
+});
+
+/** The mails the server received for `recipient` since `from`. */
+const mailsTo = (recipient: string, from = 0) =>
+  smtp.received.slice(from).filter((m) => m.recipients.map((r) => r.toLowerCase()).includes(recipient.toLowerCase()));
+
+describe('distribute', () => {
+  it("gives each manager one mail with their people's PDF, and a rerun sends nothing", async () => {
+    const out = join(dir, 'managers');
+    const planned = await cli(['distribute', '--month', '2026-10', '--directory', people, '--dry-run', '--json'], {
+      env: mailEnv(),
+    });
+    expect(planned.code, planned.err).toBe(0);
+    const plan = JSON.parse(planned.out);
+    const managers = new Set(directoryRows(people).map((r) => r.manager).filter(Boolean));
+    // Every manager with at least 5 people gets one delivery; nobody else does.
+    const recipients = plan.deliveries.map((d: { recipient: string }) => d.recipient);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    for (const r of recipients) expect(managers.has(r)).toBe(true);
+    for (const d of plan.deliveries) expect(d.people).toBeGreaterThanOrEqual(5);
+    expect(recipients.length + plan.heldBack.length).toBe(managers.size);
+
+    const before = smtp.received.length;
+    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--out', out], { env: mailEnv() });
+    expect(run.code, run.err).toBe(0);
+    for (const manager of recipients) {
+      const mails = mailsTo(manager, before);
+      expect(mails, manager).toHaveLength(1);
+      const pdf = mails[0]!.parsed.attachments.find((a) => a.filename?.endsWith('.pdf'));
+      expect(pdf?.filename).toMatch(/^orgreport-.*-2026-10-manager-/);
+      const file = join(out, pdf!.filename!);
+      expect(readFileSync(file).equals(pdf!.content)).toBe(true);
+      expect(pdfText(file)).toContain(`Everyone under ${manager}`);
+      expect(mails[0]!.parsed.subject).toContain(`Everyone under ${manager}`);
+    }
+    expect(smtp.received.length - before).toBe(recipients.length);
+
+    const again = await cli(['distribute', '--month', '2026-10', '--directory', people, '--out', out], { env: mailEnv() });
+    expect(again.code, again.err).toBe(0);
+    expect(smtp.received.length - before).toBe(recipients.length);
+    expect(again.err).toMatch(new RegExp(`0 sent, ${recipients.length} already delivered`));
+    // The ledger names every recipient: readable by its owner only.
+    expect(readFileSync(join(out, 'deliveries.jsonl'), 'utf8')).toContain(recipients[0]);
+    const mode = Number.parseInt(execFileSync('stat', ['-c', '%a', join(out, 'deliveries.jsonl')], { encoding: 'utf8' }), 8);
+    expect(mode & 0o077).toBe(0);
+  }, 180_000);
+
+  it("lets nothing of one team reach another team's manager, in any byte of any document or mail", async () => {
+    const rows = directoryRows(people);
+    // The lead of Payments (the manager of its members) and the people of Platform.
+    const lead = rows.find((r) => r.team === 'Payments' && rows.some((o) => o.manager === r.email))!.email;
+    const reports = new Set(rows.filter((r) => r.manager === lead).map((r) => r.email.toLowerCase()));
+    const platform = new Set(rows.filter((r) => r.team === 'Platform').map((r) => r.email.toLowerCase()));
+    for (const p of reports) platform.delete(p); // a mover who joined Payments is the lead's now
+    const planted = users.filter((u) => platform.has(u.email));
+    expect(planted.length).toBeGreaterThanOrEqual(3);
+    const own = users.filter((u) => reports.has(u.email));
+    const plan = join(dir, 'plan.json');
+    writeFileSync(
+      plan,
+      JSON.stringify({ rules: [{ each: 'manager', formats: ['pdf', 'xlsx', 'html', 'json'] }] }),
+    );
+    for (const pseudonyms of [false, true]) {
+      const out = join(dir, pseudonyms ? 'leak-pseudonyms' : 'leak');
+      const before = smtp.received.length;
+      const run = await cli(
+        ['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out, ...(pseudonyms ? ['--pseudonymize'] : [])],
+        { env: { ...mailEnv(), ORGREPORT_PSEUDONYM_KEY: KEY } },
+      );
+      expect(run.code, run.err).toBe(0);
+      const mails = mailsTo(lead, before);
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      const files = mail.parsed.attachments.map((a) => a.filename!);
+      expect(files.map((f) => f.slice(f.lastIndexOf('.'))).sort()).toEqual(['.html', '.json', '.pdf', '.xlsx']);
+      const texts = [mail.raw.toString('utf8'), mail.parsed.text ?? '', String(mail.parsed.html ?? ''), ...files.map((f) => documentText(join(out, f)))];
+      const p = pseudonymizer(KEY);
+      const forbidden = planted.flatMap((u) => [u.email, u.id, ...(u.name.includes(' ') ? [u.name] : []), p.email(u.email), p.id(u.id)]);
+      for (const [i, text] of texts.entries()) {
+        const lower = text.toLowerCase();
+        for (const token of forbidden) expect(lower.includes(token.toLowerCase()), `${token} in text ${i}`).toBe(false);
+      }
+      // The scan can find what is there: the lead's own people are in the lead's documents.
+      const json = readFileSync(join(out, files.find((f) => f.endsWith('.json'))!), 'utf8');
+      const ownActive = JSON.parse(json).users.map((u: { email: string }) => u.email);
+      expect(ownActive.length).toBeGreaterThan(0);
+      for (const email of ownActive) {
+        const person = own.find((u) => (pseudonyms ? p.email(u.email) : u.email) === email);
+        expect(person, email).toBeDefined();
+      }
+      if (pseudonyms) {
+        // No real e-mail or user id of anyone in any document of the run.
+        for (const f of readdirSync(out).filter((n) => /\.(pdf|xlsx|html|json)$/.test(n))) {
+          const text = documentText(join(out, f)).toLowerCase();
+          for (const u of users) {
+            expect(text.includes(u.email), `${u.email} in ${f}`).toBe(false);
+            expect(text.includes(u.id.toLowerCase()), `${u.id} in ${f}`).toBe(false);
+          }
+        }
+      }
+    }
+  }, 240_000);
+
+  it('shows no figure of a group under the minimum size to a reader of groups only, and gives a team under it no report', async () => {
+    const out = join(dir, 'owners');
+    const plan = join(dir, 'owners.json');
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        rules: [
+          { each: 'cost-center', owner: 'cost_center_owner', formats: ['pdf', 'xlsx', 'html', 'json'] },
+          { each: 'team', owner: 'cost_center_owner', formats: ['pdf'] },
+        ],
+      }),
+    );
+    const dry = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run', '--json'], {
+      env: mailEnv(),
+    });
+    expect(dry.code, dry.err).toBe(0);
+    const planned = JSON.parse(dry.out);
+    expect(planned.heldBack).toContainEqual(
+      expect.objectContaining({ scope: 'team:Leadership', people: 3, reason: expect.stringMatching(/fewer than the minimum group size of 5/) }),
+    );
+    expect(planned.deliveries.some((d: { scope: string }) => d.scope === 'team:Leadership')).toBe(false);
+    const text = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run'], { env: mailEnv() });
+    expect(text.out).toMatch(/scopes held back \(no report\):\n.*team:Leadership .*3 people, fewer than the minimum group size of 5/);
+
+    // Leadership's figures as the organization report shows them to its readers, who see everyone.
+    const org = await cli(['monthly', '--month', '2026-10', '--directory', people, '--out', join(dir, 'org'), '--formats', 'xlsx', '--json'], {
+      env: mailEnv(),
+    });
+    expect(org.code, org.err).toBe(0);
+    const teams = sheetObjects(readWorkbook(join(dir, 'org', JSON.parse(org.out).outputs.find((o: { kind: string }) => o.kind === 'xlsx').path.split('/').pop())).Teams);
+    const leadership = teams.find((t) => t.team === 'Leadership')!;
+    expect(leadership.credits as number).toBeGreaterThan(10_000);
+
+    const before = smtp.received.length;
+    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out], { env: mailEnv() });
+    expect(run.code, run.err).toBe(0);
+    const head = directoryRows(people).find((r) => r.team === 'Leadership' && !r.manager)!.email;
+    const mails = mailsTo(head, before);
+    expect(mails.length).toBeGreaterThanOrEqual(1);
+    const credits = leadership.credits as number;
+    const shown = [String(credits), credits.toLocaleString('en-US')];
+    for (const mail of mails) {
+      for (const a of mail.parsed.attachments) {
+        const t = documentText(join(out, a.filename!));
+        expect(t).not.toContain('Leadership</td><td class="num">');
+        for (const s of shown) expect(t.includes(s), `${s} in ${a.filename}`).toBe(false);
+      }
+    }
+    // The cost center's report holds its teams back together, and says so.
+    const json = mails.flatMap((m) => m.parsed.attachments).find((a) => a.filename!.endsWith('-groups.json'))!;
+    const model = JSON.parse(readFileSync(join(out, json.filename!), 'utf8'));
+    expect(model.privacy.personRows).toBe('none');
+    expect(model.users).toEqual([]);
+    expect(model.sections.teams.rows.map((r: { team: string }) => r.team)).toContain('Other teams (held back: small groups)');
+  }, 240_000);
+
+  it('partitions the organization: the teams\u2019 credits add up to those of the directory\u2019s people', async () => {
+    const out = join(dir, 'teams');
+    const plan = join(dir, 'teams.json');
+    writeFileSync(plan, JSON.stringify({ rules: [{ each: 'team', owner: 'cost_center_owner', formats: ['json'], people: 'all' }], minGroupSize: 1 }));
+    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out, '--min-group-size', '1'], {
+      env: mailEnv(),
+    });
+    expect(run.code, run.err).toBe(0);
+    const credits = readdirSync(out)
+      .filter((f) => f.endsWith('.json') && f.includes('-team-'))
+      .map((f) => JSON.parse(readFileSync(join(out, f), 'utf8')).figures.find((x: { id: string }) => x.id === 'credits').value as number);
+    expect(credits.length).toBe(new Set(directoryRows(people).map((r) => r.team)).size);
+    const listed = new Set(directoryRows(people).map((r) => r.email.toLowerCase()));
+    const all = await cli(['monthly', '--month', '2026-10', '--out', join(dir, 'all'), '--formats', 'json', '--json'], { env: envFor(emulator) });
+    const model = JSON.parse(readFileSync(JSON.parse(all.out).outputs.find((o: { kind: string }) => o.kind === 'json').path, 'utf8'));
+    const ofListed = model.users.filter((u: { email: string }) => listed.has(u.email.toLowerCase())).reduce((a: number, u: { credits: number }) => a + u.credits, 0);
+    expect(credits.reduce((a, b) => a + b, 0)).toBe(ofListed);
+  }, 240_000);
+});
