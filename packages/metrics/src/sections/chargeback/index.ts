@@ -210,7 +210,8 @@ export function protectChargeback(
   if (!data || rules.personRows) return data;
   const { kept, held, people } = holdBackSmallGroups(
     data.rows,
-    (r) => (r.kind === 'cost_center' ? (r.cost_center === UNASSIGNED ? r.seats : r.people) : null),
+    // A cost center's credits come from its active users: those are the people they could single out.
+    (r) => (r.kind === 'cost_center' ? r.active_users : null),
     rules.minGroupSize,
   );
   rules.heldBack('Cost centers', held.length, people);
@@ -221,7 +222,7 @@ export function protectChargeback(
     cost_center: HELD_BACK_COST_CENTERS,
     kind: 'cost_center',
     teams: '',
-    people,
+    people: held.reduce((a, r) => a + r.people, 0),
     active_users: held.reduce((a, r) => a + r.active_users, 0),
     seats: held.reduce((a, r) => a + r.seats, 0),
     credits: held.reduce((a, r) => a + r.credits, 0),

@@ -204,11 +204,8 @@ export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
  */
 export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): TeamsSection | null {
   if (!data || rules.personRows) return data;
-  const { kept, held, people } = holdBackSmallGroups(
-    data.rows,
-    (r) => (r.team === UNASSIGNED ? r.seats : r.members),
-    rules.minGroupSize,
-  );
+  // A team's figures come from its active users: those are the people they could single out.
+  const { kept, held, people } = holdBackSmallGroups(data.rows, (r) => r.active_users, rules.minGroupSize);
   rules.heldBack('Teams', held.length, people);
   const rows = kept.map((r) => {
     const counts = Object.fromEntries(
