@@ -3,7 +3,8 @@
  * cost center and manager, the repositories each team owns, and who owns each cost center. It has
  * a real hierarchy: a head (user 0), two directors (users 1 and 2) who make up a Leadership team
  * smaller than the usual minimum group size, a lead per team (its first member) under a director,
- * and everyone else under their team's lead. A few people moved team during the last complete month:
+ * squads of 24 under the team's lead, each led by its first member, and everyone else under their
+ * squad's lead (a 10,000-person organization has about 400 managers). A few people moved team during the last complete month:
  * the directory is effective-dated (`valid_from`), with their old row and their new one. Derived from
  * the seed like everything else; a few users (about 1 in 25) are left out, as in any real directory
  * that lags behind.
@@ -46,6 +47,8 @@ const TAG_DIRECTORY = 0xd1;
 const LEADERS = 3;
 /** People who moved team during the last complete month, at most. */
 const MOVERS = 3;
+/** People of a squad: a team's members are in squads of this many, each under its first member. */
+const SQUAD = 24;
 
 /** The director over each team: the first for engineering and operations, the second for product and data. */
 const directorOf = (team: number) => (team === 2 || team === 3 || team === 4 ? 2 : 1);
@@ -65,10 +68,26 @@ export function directoryOf(org: Organization): DirectoryEntry[] {
       .filter((_, i) => i % DIRECTORY_TEAMS.length === t)
       .map((r) => r.url)
       .join(';');
-  // Each team's lead is its first listed member after the leaders.
+  // Each team's lead is its first listed member after the leaders; the others are in squads of
+  // SQUAD people in index order, each under its first member (the squad's lead, under the team's).
   const leads = new Map<number, number>();
+  const squadLead = new Map<number, number>();
+  const squadOf = new Map<number, { lead: number; size: number }>();
   for (let index = LEADERS; index < org.userCount; index++) {
-    if (listed(index) && !leads.has(teamOf(index))) leads.set(teamOf(index), index);
+    if (!listed(index)) continue;
+    const t = teamOf(index);
+    if (!leads.has(t)) {
+      leads.set(t, index);
+      continue;
+    }
+    const squad = squadOf.get(t);
+    if (!squad || squad.size >= SQUAD) {
+      squadOf.set(t, { lead: index, size: 1 });
+      squadLead.set(index, index);
+    } else {
+      squad.size++;
+      squadLead.set(index, squad.lead);
+    }
   }
   const leaders = Math.min(LEADERS, org.userCount);
   const owner = (costCenter: string) =>
@@ -84,7 +103,10 @@ export function directoryOf(org: Organization): DirectoryEntry[] {
     );
   const managerIn = (t: number, index: number) => {
     const lead = leads.get(t);
-    return lead === undefined || lead === index ? email(Math.min(directorOf(t), leaders - 1)) : email(lead);
+    if (lead === undefined || lead === index) return email(Math.min(directorOf(t), leaders - 1));
+    const squad = squadLead.get(index);
+    // A squad lead answers to the team's lead; a member to their squad's lead.
+    return squad === undefined || squad === index ? email(lead) : email(squad);
   };
   // The movers: a few members (not leads), moved to the next team half-way through the last complete month.
   const period = monthPeriod(
