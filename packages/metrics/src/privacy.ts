@@ -132,40 +132,97 @@ export function holdBackMix(
   return { counts: Object.fromEntries(kept.map((k) => [k, counts[k]!])), held, people };
 }
 
-/** Identities the reader may not see, as the exact tokens that name them (e-mails and ids lower-cased, names as written). */
-function deniedTokens(
-  people: ReadonlyArray<Identity>,
-  allowed: ReadonlySet<string>,
-): { tokens: Set<string>; names: Set<string> } {
-  const tokens = new Set<string>();
-  const names = new Set<string>();
+/** Everyone's identities, indexed once per list of people (a distribution protects hundreds of documents with one). */
+interface IdentityIndex {
+  /** Every e-mail and id (lower-cased) and full name: the identities that name someone. */
+  tokens: Set<string>;
+  names: Set<string>;
+  /** The records of a person by their e-mail or id (lower-cased). */
+  byKey: Map<string, Identity[]>;
+  /** The most words a full name has. */
+  longestName: number;
+}
+
+const identityIndexes = new WeakMap<ReadonlyArray<Identity>, IdentityIndex>();
+
+const lowerOf = (v: string | null | undefined) => v?.trim().toLowerCase() || undefined;
+
+function identityIndex(people: ReadonlyArray<Identity>): IdentityIndex {
+  const known = identityIndexes.get(people);
+  if (known) return known;
+  const index: IdentityIndex = { tokens: new Set(), names: new Set(), byKey: new Map(), longestName: 0 };
   for (const p of people) {
-    const email = p.email?.trim().toLowerCase();
-    const id = p.id?.trim().toLowerCase();
-    if ((email && allowed.has(email)) || (id && allowed.has(id))) continue;
-    if (email) tokens.add(email);
-    if (id && id.length >= 4) tokens.add(id);
-    if (p.name?.trim().includes(' ')) names.add(p.name.trim());
+    const email = lowerOf(p.email);
+    const id = lowerOf(p.id);
+    if (email) index.tokens.add(email);
+    // Ids shorter than 4 characters could be any word.
+    if (id && id.length >= 4) index.tokens.add(id);
+    const name = p.name?.trim();
+    if (name?.includes(' ')) {
+      index.names.add(name);
+      index.longestName = Math.max(index.longestName, name.split(/\s+/).length);
+    }
+    for (const key of [email, id]) {
+      if (!key) continue;
+      const records = index.byKey.get(key) ?? [];
+      records.push(p);
+      index.byKey.set(key, records);
+    }
   }
-  // An identity someone allowed shares with someone denied stays (it is the allowed person's).
-  for (const a of allowed) tokens.delete(a);
-  return { tokens, names };
+  identityIndexes.set(people, index);
+  return index;
+}
+
+/** What a reader may not see: every identity of the index but those of the people allowed (by e-mail or id). */
+interface Withheld {
+  index: IdentityIndex;
+  /** The identities of the people allowed: their e-mails, ids and names. */
+  allowed: Set<string>;
+}
+
+function withheldFor(people: ReadonlyArray<Identity>, allowed: ReadonlySet<string>): Withheld {
+  const index = identityIndex(people);
+  const open = new Set<string>();
+  for (const key of allowed) {
+    open.add(key);
+    for (const p of index.byKey.get(key) ?? []) {
+      for (const v of [lowerOf(p.email), lowerOf(p.id)]) if (v) open.add(v);
+      if (p.name) open.add(p.name.trim());
+    }
+  }
+  return { index, allowed: open };
 }
 
 /** Word-like runs of a text that can be an e-mail or an id. */
 const TOKEN = /[\p{L}\p{N}_.+\-@]+/gu;
 
-/** A text with every denied identity replaced by {@link WITHHELD}. */
-function withholdIn(text: string, denied: { tokens: Set<string>; names: Set<string> }): string {
+const isWithheld = (w: Withheld, token: string) => w.index.tokens.has(token) && !w.allowed.has(token);
+
+/** A text with every identity the reader may not see replaced by {@link WITHHELD}. */
+function withholdIn(text: string, w: Withheld): string {
   let out = text.replace(TOKEN, (token) => {
     const t = token.toLowerCase();
-    if (denied.tokens.has(t)) return WITHHELD;
+    if (isWithheld(w, t)) return WITHHELD;
     // A token may end in punctuation (an e-mail at a sentence's end).
     const trimmed = t.replace(/[.\-+]+$/, '');
-    return trimmed !== t && denied.tokens.has(trimmed) ? WITHHELD + token.slice(trimmed.length) : token;
+    return trimmed !== t && isWithheld(w, trimmed) ? WITHHELD + token.slice(trimmed.length) : token;
   });
-  if (denied.names.size > 0 && out.includes(' ')) {
-    for (const name of denied.names) if (out.includes(name)) out = out.split(name).join(WITHHELD);
+  if (w.index.names.size > 0 && out.includes(' ')) {
+    // Full names: runs of up to the longest name's words, looked up whole.
+    const words = out.split(' ');
+    const kept: string[] = [];
+    for (let i = 0; i < words.length; ) {
+      let matched = 0;
+      for (let n = Math.min(w.index.longestName, words.length - i); n >= 2 && matched === 0; n--) {
+        // A name may end a sentence or a list: its last word's punctuation is not part of it.
+        const candidate = words.slice(i, i + n).join(' ').replace(/[.,;:!?)\]]+$/, '');
+        if (w.index.names.has(candidate) && !w.allowed.has(candidate)) matched = n;
+      }
+      const tail = matched > 0 ? (words[i + matched - 1]!.match(/[.,;:!?)\]]+$/)?.[0] ?? '') : '';
+      kept.push(matched > 0 ? WITHHELD + tail : words[i]!);
+      i += Math.max(matched, 1);
+    }
+    out = kept.join(' ');
   }
   return out;
 }
@@ -253,8 +310,8 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
         .filter((v): v is string => typeof v === 'string' && v !== '')
         .map((v) => v.toLowerCase()),
     );
-    const denied = deniedTokens(options.people, allowed);
-    out = mapStrings(out, (s) => withholdIn(s, denied));
+    const withheld = withheldFor(options.people, allowed);
+    out = mapStrings(out, (s) => withholdIn(s, withheld));
   }
   return out;
 }

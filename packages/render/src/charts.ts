@@ -73,8 +73,27 @@ function seriesTable(
   };
 }
 
-/** Renders an ECharts option to an SVG string (animation off, report palette and font). */
+/** Charts rendered lately, by their option, size and text: the same chart is drawn once per process. */
+const drawn = new Map<string, string>();
+/** Charts kept at most: a distribution's organization-wide charts, repeated in every scoped report. */
+const DRAWN_KEPT = 64;
+
+/**
+ * Renders an ECharts option to an SVG string (animation off, report palette and font). A chart
+ * drawn lately with the same option, size and text is not drawn again (the SVG is the same: its ids
+ * are stable): the organization's charts of hundreds of scoped reports are drawn once.
+ */
 export function renderChartSvg(option: echarts.EChartsOption, size: ChartSize, text?: ChartText): string {
+  const key = JSON.stringify([option, size, text ?? null]);
+  const known = drawn.get(key);
+  if (known !== undefined) return known;
+  const svg = drawChartSvg(option, size, text);
+  if (drawn.size >= DRAWN_KEPT) drawn.delete(drawn.keys().next().value!);
+  drawn.set(key, svg);
+  return svg;
+}
+
+function drawChartSvg(option: echarts.EChartsOption, size: ChartSize, text?: ChartText): string {
   const chart = echarts.init(null, null, {
     renderer: 'svg',
     ssr: true,

@@ -5,10 +5,15 @@
  */
 import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
 import { fontFaceCss, localFontFaceCss } from './fonts.ts';
-import { createReportEnvironment } from './internal/handlebars-env.ts';
+import { createReportEnvironment, MARKUP, type TrustedMarkup } from './internal/handlebars-env.ts';
 import { reportCharts } from './internal/report-charts.ts';
 import { reportView } from './internal/report-view.ts';
-import { COMPILE_OPTIONS, loadTemplates, sectionPartials } from './internal/template-compile.ts';
+import {
+  COMPILE_OPTIONS,
+  loadTemplates,
+  type ParsedTemplates,
+  sectionPartials,
+} from './internal/template-compile.ts';
 
 /** Options of {@link renderHtml}. */
 export interface RenderHtmlOptions {
@@ -61,17 +66,35 @@ export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = 
     const organizationContext = view.model.scope?.organizationSections.includes(s.id) ?? false;
     return [{ partial: s.id, organizationContext, context: { ...view, section: data, title: s.title } }];
   });
-  const hb = createReportEnvironment({
+  const markup: TrustedMarkup = {
     // Chart labels come from the same display-safe model as the text (bidi controls stripped).
     charts: reportCharts(view.model),
     // The fonts are cut to the characters of the finished document, so they go in last.
     fontFaces: FONT_FACES_PLACEHOLDER,
     styles: templates.styles,
-  });
+  };
+  return compiledLayout(templates)({ ...view, sections: laidOut, [MARKUP]: markup });
+}
+
+/** Layouts compiled lately, by their templates' sources: hundreds of reports compile the templates once. */
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+const COMPILED_KEPT = 8;
+
+/** The layout of `templates`, its partials registered, compiled once per set of sources. */
+function compiledLayout(templates: ParsedTemplates): HandlebarsTemplateDelegate {
+  const key = JSON.stringify([
+    templates.layout.source,
+    [...templates.partials].map(([name, t]) => [name, t.source]),
+  ]);
+  const known = compiled.get(key);
+  if (known) return known;
+  const hb = createReportEnvironment();
   for (const [name, t] of templates.partials)
     hb.registerPartial(name, hb.compile(t.program, COMPILE_OPTIONS));
   const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
-  return layout({ ...view, sections: laidOut });
+  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, layout);
+  return layout;
 }
 
 /** Where the layout's `{{fontFaces}}` go until the document's characters are known. */

@@ -12,6 +12,9 @@ import { templatesDir } from '@orgreport/templates';
 import { formatFigure, formatFigureChange, formatInstant } from './format.ts';
 import { whatChangedSentences } from './what-changed.ts';
 
+/** Message templates compiled lately, by their source (and escaping). */
+const compiledMessages = new Map<string, (context: unknown) => string>();
+
 /** A mail template that cannot be read or does not compile (an input error of the caller). */
 export class MessageTemplateError extends Error {
   override readonly name = 'MessageTemplateError';
@@ -115,12 +118,19 @@ export async function composeMessage(
   options: { templates?: string; format?: FigureFormatter } = {},
 ): Promise<ReportMessage> {
   const { default: Handlebars } = await import('handlebars');
-  const hb = Handlebars.create();
   const context = mailContext(model, attachments, options.format);
   const render = async (file: string, escapeHtml: boolean) => {
     const source = await templateText(file, options.templates);
     try {
-      return hb.compile(source, { noEscape: !escapeHtml, strict: false })(context);
+      // A distribution composes hundreds of messages from the same templates: compiled once.
+      const key = `${escapeHtml}\u0000${source}`;
+      let template = compiledMessages.get(key);
+      if (!template) {
+        template = Handlebars.create().compile(source, { noEscape: !escapeHtml, strict: false });
+        if (compiledMessages.size >= 16) compiledMessages.delete(compiledMessages.keys().next().value!);
+        compiledMessages.set(key, template);
+      }
+      return template(context);
     } catch (error) {
       throw new MessageTemplateError(`mail template ${file}: ${(error as Error).message}`);
     }

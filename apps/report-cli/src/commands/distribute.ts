@@ -220,18 +220,16 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     const inputs = { ...history, ...(data.directory && { directory: data.directory }) };
     const organization = await computeModel(data.snapshot, config, reporter, sections, inputs);
     const renderer = new ReportRenderer({ config, reporter, data, organization, sections, inputs, warmup });
-    // The reports that have something to deliver, rendered ahead, two at a time.
+    for (const h of resolved.heldBack) reporter.info(`held back: ${h.scope}: ${h.reason}`);
+    // The reports that have something to deliver are rendered ahead, two at a time, in the order
+    // of their deliveries, while the deliveries go out: a delivery waits only for its own report.
     const needed = resolved.reports.filter((r) => pending.some((d) => d.report === r.id));
     const stage = reporter.stage('reports');
     let made = 0;
-    await inBatches(needed, RENDER_CONCURRENCY, async (report) => {
-      await renderer.render(report);
+    const rendering = inBatches(needed, RENDER_CONCURRENCY, async (report) => {
+      await renderer.render(report).catch(() => {}); // a failed report fails its deliveries
       stage.update(`${++made} of ${needed.length}`);
-    });
-    stage.done(
-      `${made} reports rendered${resolved.heldBack.length > 0 ? `, ${resolved.heldBack.length} scopes held back (fewer than ${resolved.minGroupSize} people, or no owner)` : ''}`,
-    );
-    for (const h of resolved.heldBack) reporter.info(`held back: ${h.scope}: ${h.reason}`);
+    }).then(() => stage.done(`${made} reports rendered`));
     const byId = new Map(resolved.reports.map((r) => [r.id, r]));
     const { deliveryKey } = await import('@orgreport/deliver');
     const deliveries: Delivery[] = mine.map((d) => {
@@ -268,6 +266,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
       ...(resend && { resend }),
       ...(shard && { shard }),
     });
+    await rendering;
     if (options.json) {
       ctx.io.stdout.write(
         `${JSON.stringify({

@@ -1,7 +1,8 @@
 /**
- * A fresh Handlebars environment per render with the report's helpers. Every helper returns plain
- * strings that Handlebars escapes, except `chart` and `fontFaces`, which return markup this package
- * generated itself (ECharts SVG, @font-face CSS), never data.
+ * A Handlebars environment with the report's helpers, made once per set of templates and kept (its
+ * templates compiled once): a render passes its own markup in the root context (`MARKUP`). Every
+ * helper returns plain strings that Handlebars escapes, except `chart` and `fontFaces`, which return
+ * markup this package generated itself (ECharts SVG, @font-face CSS), never data.
  */
 
 import type { Figure } from '@orgreport/metrics';
@@ -59,8 +60,17 @@ function safeCss(css: string): string {
   return css.replace(/<\/(style)/gi, '<\\/$1');
 }
 
+/** The root context's member that holds a render's {@link TrustedMarkup}. */
+export const MARKUP = '__orgreportMarkup';
+
+/** The markup of the render a helper runs in, from the root context. */
+function markupOf(options: HelperOptions): TrustedMarkup {
+  const root = options.data?.root as Record<string, unknown> | undefined;
+  return (root?.[MARKUP] as TrustedMarkup | undefined) ?? { charts: new Map(), fontFaces: '', styles: '' };
+}
+
 /** Creates an isolated Handlebars environment with the report's helpers registered. */
-export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebars {
+export function createReportEnvironment(): typeof Handlebars {
   const hb = Handlebars.create();
   const helpers: Record<string, (...a: unknown[]) => unknown> = {
     int: (v) => formatValue(num(v), 'integer'),
@@ -110,12 +120,12 @@ export function createReportEnvironment(markup: TrustedMarkup): typeof Handlebar
     and: (...a) => args(a).every(Boolean),
     not: (v) => !v,
     len: (v) => (Array.isArray(v) ? v.length : 0),
-    chart: (name) => {
-      const svg = typeof name === 'string' ? markup.charts.get(name) : undefined;
+    chart: (name, options) => {
+      const svg = typeof name === 'string' ? markupOf(options as HelperOptions).charts.get(name) : undefined;
       return new hb.SafeString(svg ?? '');
     },
-    fontFaces: () => new hb.SafeString(safeCss(markup.fontFaces)),
-    styles: () => new hb.SafeString(safeCss(markup.styles)),
+    fontFaces: (options) => new hb.SafeString(safeCss(markupOf(options as HelperOptions).fontFaces)),
+    styles: (options) => new hb.SafeString(safeCss(markupOf(options as HelperOptions).styles)),
   };
   for (const [name, fn] of Object.entries(helpers)) hb.registerHelper(name, fn);
   return hb;

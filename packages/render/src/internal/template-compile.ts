@@ -28,12 +28,23 @@ function reasonOf(error: unknown): string {
 
 /** Parses a template file's source, raising {@link TemplateDirectoryError} naming the file and line. */
 export function parseTemplate(file: string, source: string): Program {
+  const known = parsed.get(source);
+  if (known) return known;
+  let program: Program;
   try {
-    return Handlebars.parse(source);
+    program = Handlebars.parse(source);
   } catch (error) {
     throw new TemplateDirectoryError(file, `does not compile: ${reasonOf(error)}`, 'file');
   }
+  // The same templates render hundreds of reports in a distribution: each source is parsed once.
+  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(source, program);
+  return program;
 }
+
+/** Templates parsed lately, by their source. */
+const parsed = new Map<string, Program>();
+const PARSED_KEPT = 256;
 
 /**
  * Partial names a template refers to with `{{> name}}` (dynamic partial names are skipped), but for
