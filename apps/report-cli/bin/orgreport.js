@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// Inside the workspace the CLI runs straight from its TypeScript sources (tsx, plus the
-// `@orgreport/source` export condition so sibling packages resolve to src/ too);
-// an installed package runs its build in dist/.
+// The built CLI (dist/) when there is one: what users run, and what the set-up builds in a clone.
+// A developer runs the TypeScript sources instead (tsx, plus the `@orgreport/source` export
+// condition so sibling packages resolve to src/ too) with ORGREPORT_FROM_SOURCE=1, or when nothing
+// is built yet.
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 
+const built = new URL('../dist/main.js', import.meta.url);
 const source = new URL('../src/main.ts', import.meta.url);
-if (existsSync(source)) {
+const fromSource = existsSync(source) && (process.env.ORGREPORT_FROM_SOURCE === '1' || !existsSync(built));
+if (fromSource) {
   const { register: registerTypeScript } = await import('tsx/esm/api');
   registerTypeScript();
   register('./source-condition.js', import.meta.url);
   await import(source.href);
 } else {
-  await import('../dist/main.js');
+  await import(built.href);
 }
