@@ -27,6 +27,8 @@ export interface BenchArgs extends BenchCalendar {
   json: string | undefined;
   /** Run the store's cases (default sizes 10k and 100k) instead of the pipeline's. */
   store: boolean;
+  /** Run the distribution's case (default size 10k) instead of the pipeline's. */
+  distribute: boolean;
 }
 
 /** A list of whole numbers from repeated flags and comma lists: `--users 1000,10000`. */
@@ -59,6 +61,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       json: { type: 'string' },
       profile: { type: 'boolean', default: false },
       store: { type: 'boolean', default: false },
+      distribute: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -67,7 +70,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     throw new Error(`--month: expected YYYY-MM, got "${values.month}"`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(values.today!))
     throw new Error(`--today: expected YYYY-MM-DD, got "${values.today}"`);
-  const users = numbers(values.users, '--users', 1) ?? (values.store ? DEFAULT_STORE_USERS : DEFAULT_USERS);
+  const users =
+    numbers(values.users, '--users', 1) ??
+    (values.store ? DEFAULT_STORE_USERS : values.distribute ? [10_000] : DEFAULT_USERS);
   const latencies = numbers(values.latency, '--latency', 0) ?? DEFAULT_LATENCIES_MS;
   const skip = (values.skip ?? []).flatMap((s) => s.split(','));
   for (const s of skip) {
@@ -88,5 +93,6 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     json: values.json,
     profile: values.profile!,
     store: values.store!,
+    distribute: values.distribute!,
   };
 }

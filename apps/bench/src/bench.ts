@@ -108,6 +108,22 @@ function machine(): string {
 }
 
 const args = parseBenchArgs(process.argv.slice(2));
+if (args.distribute) {
+  const { distributeCases } = await import('./distribute-bench.ts');
+  const figures = [];
+  process.stdout.write(
+    `### Distribution (${args.month}, today ${args.today}, seed ${args.seed}; ${machine()})\n\n`,
+  );
+  process.stdout.write('| users | case | figure | target | |\n|---|---|---|---|---|\n');
+  for (const users of [...new Set(args.cases.map((c) => c.users))]) {
+    figures.push(
+      ...(await distributeCases(users, args, args.outDir, (line) => process.stdout.write(`${line}\n`))),
+    );
+  }
+  if (args.json)
+    await writeFile(args.json, `${JSON.stringify({ machine: machine(), args, figures }, null, 2)}\n`);
+  process.exit(figures.every((f) => f.ok !== false) ? 0 : 1);
+}
 if (args.store) {
   const { storeCases } = await import('./store-bench.ts');
   const figures = [];

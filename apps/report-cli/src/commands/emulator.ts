@@ -128,15 +128,18 @@ function usersPaging(value: string | undefined): 'spec' | 'published' {
  * Writes the people directory of the organization of `seed` and `users` (the demo's with the
  * defaults), whole or not at all, for `--directory`.
  */
-async function writeDirectory(file: string, seed: number, users: number, ctx: CommandContext): Promise<void> {
+async function writeDirectory(
+  file: string,
+  seed: number,
+  users: number,
+  today: string,
+  ctx: CommandContext,
+): Promise<void> {
   const { createOrganization, directoryCsv } = await import('@orgreport/emulator');
   const path = resolve(ctx.io.cwd, file);
   const outputs = await new OutputSet(dirname(path)).open();
   try {
-    await writeFile(
-      outputs.file(basename(path)),
-      directoryCsv(createOrganization({ seed, users, today: utcDay(ctx.io.now()) })),
-    );
+    await writeFile(outputs.file(basename(path)), directoryCsv(createOrganization({ seed, users, today })));
     await outputs.commit();
   } catch (error) {
     await outputs.abort();
@@ -156,7 +159,13 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
   const seed = nonNegativeNumber(options.seed, '--seed') ?? 1;
   if (!Number.isInteger(seed)) throw new UsageError(`--seed: expected a whole number (got ${options.seed})`);
   if (options.directory !== undefined) {
-    await writeDirectory(options.directory, seed, positiveInteger(options.users, '--users') ?? 200, ctx);
+    await writeDirectory(
+      options.directory,
+      seed,
+      positiveInteger(options.users, '--users') ?? 200,
+      options.today ?? utcDay(ctx.io.now()),
+      ctx,
+    );
     return;
   }
   const faults = faultOptions(options);
