@@ -81,9 +81,17 @@ function destinationSettings(
   destinations: Destinations,
   config: Config,
   ctx: CommandContext,
+  targets: readonly string[],
 ): Record<string, string | undefined> {
   const settings: Record<string, string | undefined> = {};
   for (const d of destinations.list()) for (const s of d.settings) settings[s.env] = ctx.io.env[s.env];
+  // `teams:VAR` names the variable that holds its Workflows URL, a secret (it carries a signature).
+  for (const target of targets) {
+    const variable = /^teams:([A-Za-z_][A-Za-z0-9_]*)$/.exec(target)?.[1];
+    if (!variable) continue;
+    settings[variable] = ctx.io.env[variable];
+    if (settings[variable]) ctx.secrets.add(settings[variable]!);
+  }
   // The SMTP server and sender may come from a flag or the config file too.
   settings.ORGREPORT_SMTP_URL = config.smtpUrl ?? settings.ORGREPORT_SMTP_URL;
   settings.ORGREPORT_MAIL_FROM = config.mailFrom ?? settings.ORGREPORT_MAIL_FROM;
@@ -146,7 +154,12 @@ export async function sendDeliveries(deliveries: Delivery[], options: SendOption
   const { config, reporter, ctx } = options;
   const { deliverAll, openLedger } = await import('@orgreport/deliver');
   const destinations = await cliDestinations();
-  const settings = destinationSettings(destinations, config, ctx);
+  const settings = destinationSettings(
+    destinations,
+    config,
+    ctx,
+    deliveries.map((d) => d.target),
+  );
   const path = ledgerPath(config, options.shard);
   const ledger = await openLedger(path, {
     now: config.now,
