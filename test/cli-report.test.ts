@@ -60,7 +60,7 @@ describe('orgreport monthly, all formats', () => {
     expect(readFileSync(`${base}.xlsx`).subarray(0, 2).toString()).toBe('PK');
     expect(readFileSync(`${base}.html`, 'utf8')).toMatch(/^<!doctype html>/i);
     expect(monthly.out).toMatch(
-      /done in [\d.]+ s: 5 output\(s\), mailed to cto@example\.com, finance@example\.com/,
+      /done in [\d.]+ s: 5 output\(s\), delivered to cto@example\.com, finance@example\.com/,
     );
   });
 

@@ -7,7 +7,7 @@
  * is not delivered yet and `--shard K/N` splits the recipients between jobs.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Delivery, DeliveryMessage } from '@orgreport/deliver';
 import type { DirectoryIndex, PeopleDirectory, ReportModel, ReportSection } from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
@@ -189,9 +189,16 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     minGroupSize: config.minGroupSize,
     organizationPeople: people,
   });
+  // The demo without a mail server delivers each mail into a folder of its recipient instead.
+  const outbox = options.demo && !config.smtpUrl ? resolve(config.outDir, 'outbox') : undefined;
   const mine = resolved.deliveries
-    .map((d) => ({ ...d, target: normalTarget(d.target) }))
+    .map((d) => ({ ...d, target: demoTarget(normalTarget(d.target), outbox) }))
     .filter((d) => !shard || shardOf(d.recipient, shard.of) === shard.shard);
+  if (outbox && !options.dryRun) {
+    reporter.info(
+      `demo: no SMTP server is set, so each mail goes to ${outbox}/<recipient>/ (set ORGREPORT_SMTP_URL to send them)`,
+    );
+  }
   const summary = planSummary(resolved, mine, source, shard);
   if (options.dryRun) {
     if (options.json)
@@ -219,7 +226,16 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
       : undefined;
     const inputs = { ...history, ...(data.directory && { directory: data.directory }) };
     const organization = await computeModel(data.snapshot, config, reporter, sections, inputs);
-    const renderer = new ReportRenderer({ config, reporter, data, organization, sections, inputs, warmup });
+    const renderer = new ReportRenderer({
+      config,
+      reporter,
+      data,
+      organization,
+      sections,
+      inputs,
+      warmup,
+      cwd: ctx.io.cwd,
+    });
     for (const h of resolved.heldBack) reporter.info(`held back: ${h.scope}: ${h.reason}`);
     // The reports that have something to deliver are rendered ahead, two at a time, in the order
     // of their deliveries, while the deliveries go out: a delivery waits only for its own report.
@@ -291,6 +307,11 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
   }
 }
 
+/** An e-mail target of the demo without a mail server: the recipient's folder in the outbox. */
+function demoTarget(target: string, outbox: string | undefined): string {
+  return outbox && /^[^\s@:/]+@[^\s@]+$/.test(target) ? `dir:${join(outbox, target)}` : target;
+}
+
 /** The deliveries the ledger does not hold as sent (all of them to a recipient `--resend` names). */
 async function pendingDeliveries(
   deliveries: PlannedDelivery[],
@@ -351,6 +372,8 @@ class ReportRenderer {
       sections: ReadonlyArray<ReportSection> | undefined;
       inputs: Record<string, unknown>;
       warmup: ReturnType<typeof warmUpRendering>;
+      /** Where section packages are resolved from. */
+      cwd: string;
     },
   ) {}
 
@@ -399,7 +422,7 @@ class ReportRenderer {
       });
     }
     const chosen = report.sections
-      ? metrics.resolveSections(await loadSections(report.sections, config.outDir))
+      ? metrics.resolveSections(await loadSections(report.sections, this.run.cwd))
       : sections;
     const outputs = await new OutputSet(config.outDir).open();
     try {

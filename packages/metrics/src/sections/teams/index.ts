@@ -284,7 +284,7 @@ export const teams = defineSection<TeamsSection | null>({
         ...DELEGATION_LEVELS.map((level) => ({
           header: `delegation_${level.replace('-', '_')}`,
           kind: 'share' as const,
-          value: (r: TeamRow) => r.delegation[level] ?? (r.active_users > 0 ? 0 : null),
+          value: (r: TeamRow) => r.delegation[level] ?? (r.delegation_users > 0 ? 0 : null),
         })),
         field('readiness_score', 'share'),
         field('repositories', 'integer'),
