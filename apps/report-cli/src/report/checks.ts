@@ -198,7 +198,7 @@ export function summary(
   const lines = files.map((f) => `  ${f.path}  ${formatBytes(f.bytes)}`);
   for (const warning of warnings) lines.push(`  warning: ${warning}`);
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
-  const mail = mailedTo.length > 0 ? `, mailed to ${mailedTo.join(', ')}` : '';
+  const mail = mailedTo.length > 0 ? `, delivered to ${mailedTo.join(', ')}` : '';
   const warned = warnings.length > 0 ? `, ${warnings.length} warning(s)` : '';
   return `${lines.join('\n')}\ndone in ${seconds} s: ${files.length} output(s)${mail}${warned}\n`;
 }
