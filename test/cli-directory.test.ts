@@ -18,7 +18,9 @@ describe('--directory', () => {
     const made = await cli(['emulator', '--seed', '7', '--users', '40', '--directory', people]);
     expect(made.code, made.err).toBe(0);
     const csv = readFileSync(people, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('email,team,cost_center,manager,location,repositories,cost_center_owner,valid_from');
+    expect(csv.split('\r\n')[0]).toBe(
+      'email,team,cost_center,manager,location,repositories,cost_center_owner,valid_from',
+    );
     const again = join(dir, 'again.csv');
     await cli(['emulator', '--seed', '7', '--users', '40', '--directory', again]);
     expect(readFileSync(again, 'utf8')).toBe(csv); // the same people every time

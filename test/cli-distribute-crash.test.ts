@@ -66,9 +66,22 @@ describe('distribute killed mid-way', () => {
       ORGREPORT_SMTP_URL: smtp.url,
       ORGREPORT_MAIL_FROM: 'reports@acme.test',
     };
-    const args = [bin, 'distribute', '--month', '2026-10', '--today', '2026-11-22', '--directory', people, '--out', join(dir, 'out')];
+    const args = [
+      bin,
+      'distribute',
+      '--month',
+      '2026-10',
+      '--today',
+      '2026-11-22',
+      '--directory',
+      people,
+      '--out',
+      join(dir, 'out'),
+    ];
     const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env: envFor(emulator) });
-    const managers: string[] = JSON.parse(planned.out).deliveries.map((d: { recipient: string }) => d.recipient);
+    const managers: string[] = JSON.parse(planned.out).deliveries.map(
+      (d: { recipient: string }) => d.recipient,
+    );
     expect(managers.length).toBeGreaterThanOrEqual(5);
 
     const start = () => {

@@ -10,19 +10,8 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
 import { pseudonymizer } from '@orgreport/metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, envFor, pdfText, readWorkbook, sheetObjects, tempDir } from './helpers.ts';
+import { cli, documentText, envFor, pdfText, readWorkbook, sheetObjects, tempDir } from './helpers.ts';
 import { startSmtp, type TestSmtp } from './smtp.ts';
-
-/** Every text a document holds: a PDF's text and metadata, a workbook's every XML part, or the file as it is. */
-export function documentText(file: string): string {
-  if (file.endsWith('.pdf')) return `${pdfText(file)}\n${execFileSync('pdfinfo', [file], { encoding: 'utf8' })}`;
-  if (file.endsWith('.xlsx')) {
-    const script =
-      'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint("\\n".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()))';
-    return execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  }
-  return readFileSync(file, 'utf8');
-}
 
 /** The organization's people as the API lists them: id, e-mail and full name. */
 async function organizationUsers(emulator: RunningEmulator) {
@@ -32,14 +21,23 @@ async function organizationUsers(emulator: RunningEmulator) {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { id: string; email: string; firstName?: string; lastName?: string })
-    .map((u) => ({ id: u.id, email: u.email.toLowerCase(), name: `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim() }));
+    .map((u) => ({
+      id: u.id,
+      email: u.email.toLowerCase(),
+      name: `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim(),
+    }));
 }
 
 /** The directory's rows as objects. */
-function directoryRows(file: string): Array<Record<string, string>> {
+type DirectoryRow = { email: string; team: string; manager: string } & Record<string, string>;
+
+function directoryRows(file: string): DirectoryRow[] {
   const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\r\n');
   const names = header!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])));
+  return lines.map((l) => {
+    const values = l.split(',');
+    return Object.fromEntries(names.map((n, i) => [n, values[i] ?? ''])) as DirectoryRow;
+  });
 }
 
 let emulator: RunningEmulator;
@@ -74,17 +72,26 @@ const mailEnv = () => ({
 
 /** The mails the server received for `recipient` since `from`. */
 const mailsTo = (recipient: string, from = 0) =>
-  smtp.received.slice(from).filter((m) => m.recipients.map((r) => r.toLowerCase()).includes(recipient.toLowerCase()));
+  smtp.received
+    .slice(from)
+    .filter((m) => m.recipients.map((r) => r.toLowerCase()).includes(recipient.toLowerCase()));
 
 describe('distribute', () => {
   it("gives each manager one mail with their people's PDF, and a rerun sends nothing", async () => {
     const out = join(dir, 'managers');
-    const planned = await cli(['distribute', '--month', '2026-10', '--directory', people, '--dry-run', '--json'], {
-      env: mailEnv(),
-    });
+    const planned = await cli(
+      ['distribute', '--month', '2026-10', '--directory', people, '--dry-run', '--json'],
+      {
+        env: mailEnv(),
+      },
+    );
     expect(planned.code, planned.err).toBe(0);
     const plan = JSON.parse(planned.out);
-    const managers = new Set(directoryRows(people).map((r) => r.manager).filter(Boolean));
+    const managers = new Set(
+      directoryRows(people)
+        .map((r) => r.manager)
+        .filter(Boolean),
+    );
     // Every manager with at least 5 people gets one delivery; nobody else does.
     const recipients = plan.deliveries.map((d: { recipient: string }) => d.recipient);
     expect(new Set(recipients).size).toBe(recipients.length);
@@ -93,7 +100,9 @@ describe('distribute', () => {
     expect(recipients.length + plan.heldBack.length).toBe(managers.size);
 
     const before = smtp.received.length;
-    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--out', out], { env: mailEnv() });
+    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--out', out], {
+      env: mailEnv(),
+    });
     expect(run.code, run.err).toBe(0);
     for (const manager of recipients) {
       const mails = mailsTo(manager, before);
@@ -107,13 +116,18 @@ describe('distribute', () => {
     }
     expect(smtp.received.length - before).toBe(recipients.length);
 
-    const again = await cli(['distribute', '--month', '2026-10', '--directory', people, '--out', out], { env: mailEnv() });
+    const again = await cli(['distribute', '--month', '2026-10', '--directory', people, '--out', out], {
+      env: mailEnv(),
+    });
     expect(again.code, again.err).toBe(0);
     expect(smtp.received.length - before).toBe(recipients.length);
     expect(again.err).toMatch(new RegExp(`0 sent, ${recipients.length} already delivered`));
     // The ledger names every recipient: readable by its owner only.
     expect(readFileSync(join(out, 'deliveries.jsonl'), 'utf8')).toContain(recipients[0]);
-    const mode = Number.parseInt(execFileSync('stat', ['-c', '%a', join(out, 'deliveries.jsonl')], { encoding: 'utf8' }), 8);
+    const mode = Number.parseInt(
+      execFileSync('stat', ['-c', '%a', join(out, 'deliveries.jsonl')], { encoding: 'utf8' }),
+      8,
+    );
     expect(mode & 0o077).toBe(0);
   }, 180_000);
 
@@ -136,7 +150,18 @@ describe('distribute', () => {
       const out = join(dir, pseudonyms ? 'leak-pseudonyms' : 'leak');
       const before = smtp.received.length;
       const run = await cli(
-        ['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out, ...(pseudonyms ? ['--pseudonymize'] : [])],
+        [
+          'distribute',
+          '--month',
+          '2026-10',
+          '--directory',
+          people,
+          '--plan',
+          plan,
+          '--out',
+          out,
+          ...(pseudonyms ? ['--pseudonymize'] : []),
+        ],
         { env: { ...mailEnv(), ORGREPORT_PSEUDONYM_KEY: KEY } },
       );
       expect(run.code, run.err).toBe(0);
@@ -144,13 +169,30 @@ describe('distribute', () => {
       expect(mails).toHaveLength(1);
       const mail = mails[0]!;
       const files = mail.parsed.attachments.map((a) => a.filename!);
-      expect(files.map((f) => f.slice(f.lastIndexOf('.'))).sort()).toEqual(['.html', '.json', '.pdf', '.xlsx']);
-      const texts = [mail.raw.toString('utf8'), mail.parsed.text ?? '', String(mail.parsed.html ?? ''), ...files.map((f) => documentText(join(out, f)))];
+      expect(files.map((f) => f.slice(f.lastIndexOf('.'))).sort()).toEqual([
+        '.html',
+        '.json',
+        '.pdf',
+        '.xlsx',
+      ]);
+      const texts = [
+        mail.raw.toString('utf8'),
+        mail.parsed.text ?? '',
+        String(mail.parsed.html ?? ''),
+        ...files.map((f) => documentText(join(out, f))),
+      ];
       const p = pseudonymizer(KEY);
-      const forbidden = planted.flatMap((u) => [u.email, u.id, ...(u.name.includes(' ') ? [u.name] : []), p.email(u.email), p.id(u.id)]);
+      const forbidden = planted.flatMap((u) => [
+        u.email,
+        u.id,
+        ...(u.name.includes(' ') ? [u.name] : []),
+        p.email(u.email),
+        p.id(u.id),
+      ]);
       for (const [i, text] of texts.entries()) {
         const lower = text.toLowerCase();
-        for (const token of forbidden) expect(lower.includes(token.toLowerCase()), `${token} in text ${i}`).toBe(false);
+        for (const token of forbidden)
+          expect(lower.includes(token.toLowerCase()), `${token} in text ${i}`).toBe(false);
       }
       // The scan can find what is there: the lead's own people are in the lead's documents.
       const json = readFileSync(join(out, files.find((f) => f.endsWith('.json'))!), 'utf8');
@@ -185,29 +227,69 @@ describe('distribute', () => {
         ],
       }),
     );
-    const dry = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run', '--json'], {
-      env: mailEnv(),
-    });
+    const dry = await cli(
+      ['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run', '--json'],
+      {
+        env: mailEnv(),
+      },
+    );
     expect(dry.code, dry.err).toBe(0);
     const planned = JSON.parse(dry.out);
     expect(planned.heldBack).toContainEqual(
-      expect.objectContaining({ scope: 'team:Leadership', people: 3, reason: expect.stringMatching(/fewer than the minimum group size of 5/) }),
+      expect.objectContaining({
+        scope: 'team:Leadership',
+        people: 3,
+        reason: expect.stringMatching(/fewer than the minimum group size of 5/),
+      }),
     );
     expect(planned.deliveries.some((d: { scope: string }) => d.scope === 'team:Leadership')).toBe(false);
-    const text = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run'], { env: mailEnv() });
-    expect(text.out).toMatch(/scopes held back \(no report\):\n.*team:Leadership .*3 people, fewer than the minimum group size of 5/);
+    const text = await cli(
+      ['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run'],
+      { env: mailEnv() },
+    );
+    expect(text.out).toMatch(
+      /scopes held back \(no report\):\n.*team:Leadership .*3 people, fewer than the minimum group size of 5/,
+    );
 
     // Leadership's figures as the organization report shows them to its readers, who see everyone.
-    const org = await cli(['monthly', '--month', '2026-10', '--directory', people, '--out', join(dir, 'org'), '--formats', 'xlsx', '--json'], {
-      env: mailEnv(),
-    });
+    const org = await cli(
+      [
+        'monthly',
+        '--month',
+        '2026-10',
+        '--directory',
+        people,
+        '--out',
+        join(dir, 'org'),
+        '--formats',
+        'xlsx',
+        '--json',
+      ],
+      {
+        env: mailEnv(),
+      },
+    );
     expect(org.code, org.err).toBe(0);
-    const teams = sheetObjects(readWorkbook(join(dir, 'org', JSON.parse(org.out).outputs.find((o: { kind: string }) => o.kind === 'xlsx').path.split('/').pop())).Teams);
+    const teams = sheetObjects(
+      readWorkbook(
+        join(
+          dir,
+          'org',
+          JSON.parse(org.out)
+            .outputs.find((o: { kind: string }) => o.kind === 'xlsx')
+            .path.split('/')
+            .pop(),
+        ),
+      ).Teams,
+    );
     const leadership = teams.find((t) => t.team === 'Leadership')!;
     expect(leadership.credits as number).toBeGreaterThan(10_000);
 
     const before = smtp.received.length;
-    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out], { env: mailEnv() });
+    const run = await cli(
+      ['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out],
+      { env: mailEnv() },
+    );
     expect(run.code, run.err).toBe(0);
     const head = directoryRows(people).find((r) => r.team === 'Leadership' && !r.manager)!.email;
     const mails = mailsTo(head, before);
@@ -222,29 +304,66 @@ describe('distribute', () => {
       }
     }
     // The cost center's report holds its teams back together, and says so.
-    const json = mails.flatMap((m) => m.parsed.attachments).find((a) => a.filename!.endsWith('-groups.json'))!;
+    const json = mails
+      .flatMap((m) => m.parsed.attachments)
+      .find((a) => a.filename!.endsWith('-groups.json'))!;
     const model = JSON.parse(readFileSync(join(out, json.filename!), 'utf8'));
     expect(model.privacy.personRows).toBe('none');
     expect(model.users).toEqual([]);
-    expect(model.sections.teams.rows.map((r: { team: string }) => r.team)).toContain('Other teams (held back: small groups)');
+    expect(model.sections.teams.rows.map((r: { team: string }) => r.team)).toContain(
+      'Other teams (held back: small groups)',
+    );
   }, 240_000);
 
   it('partitions the organization: the teams\u2019 credits add up to those of the directory\u2019s people', async () => {
     const out = join(dir, 'teams');
     const plan = join(dir, 'teams.json');
-    writeFileSync(plan, JSON.stringify({ rules: [{ each: 'team', owner: 'cost_center_owner', formats: ['json'], people: 'all' }], minGroupSize: 1 }));
-    const run = await cli(['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--out', out, '--min-group-size', '1'], {
-      env: mailEnv(),
-    });
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        rules: [{ each: 'team', owner: 'cost_center_owner', formats: ['json'], people: 'all' }],
+        minGroupSize: 1,
+      }),
+    );
+    const run = await cli(
+      [
+        'distribute',
+        '--month',
+        '2026-10',
+        '--directory',
+        people,
+        '--plan',
+        plan,
+        '--out',
+        out,
+        '--min-group-size',
+        '1',
+      ],
+      {
+        env: mailEnv(),
+      },
+    );
     expect(run.code, run.err).toBe(0);
     const credits = readdirSync(out)
       .filter((f) => f.endsWith('.json') && f.includes('-team-'))
-      .map((f) => JSON.parse(readFileSync(join(out, f), 'utf8')).figures.find((x: { id: string }) => x.id === 'credits').value as number);
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(out, f), 'utf8')).figures.find(
+            (x: { id: string }) => x.id === 'credits',
+          ).value as number,
+      );
     expect(credits.length).toBe(new Set(directoryRows(people).map((r) => r.team)).size);
     const listed = new Set(directoryRows(people).map((r) => r.email.toLowerCase()));
-    const all = await cli(['monthly', '--month', '2026-10', '--out', join(dir, 'all'), '--formats', 'json', '--json'], { env: envFor(emulator) });
-    const model = JSON.parse(readFileSync(JSON.parse(all.out).outputs.find((o: { kind: string }) => o.kind === 'json').path, 'utf8'));
-    const ofListed = model.users.filter((u: { email: string }) => listed.has(u.email.toLowerCase())).reduce((a: number, u: { credits: number }) => a + u.credits, 0);
+    const all = await cli(
+      ['monthly', '--month', '2026-10', '--out', join(dir, 'all'), '--formats', 'json', '--json'],
+      { env: envFor(emulator) },
+    );
+    const model = JSON.parse(
+      readFileSync(JSON.parse(all.out).outputs.find((o: { kind: string }) => o.kind === 'json').path, 'utf8'),
+    );
+    const ofListed = model.users
+      .filter((u: { email: string }) => listed.has(u.email.toLowerCase()))
+      .reduce((a: number, u: { credits: number }) => a + u.credits, 0);
     expect(credits.reduce((a, b) => a + b, 0)).toBe(ofListed);
   }, 240_000);
 });

@@ -102,7 +102,10 @@ describe('orgreport monthly, all formats', () => {
   it('mails the report to each recipient with the PDF and the workbook attached, byte for byte', () => {
     // One mail per recipient, each a delivery of its own in the ledger.
     expect(smtp.received).toHaveLength(2);
-    expect(smtp.received.flatMap((m) => m.recipients).sort()).toEqual(['cto@example.com', 'finance@example.com']);
+    expect(smtp.received.flatMap((m) => m.recipients).sort()).toEqual([
+      'cto@example.com',
+      'finance@example.com',
+    ]);
     const ids = smtp.received.map((m) => m.parsed.messageId);
     expect(new Set(ids).size).toBe(2);
     const ledger = readFileSync(join(out, 'deliveries.jsonl'), 'utf8');

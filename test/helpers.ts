@@ -1,6 +1,6 @@
 /** Shared helpers of the end-to-end tests: temporary folders, an emulator per suite, readers of the outputs. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '@orgreport/cli';
@@ -71,4 +71,19 @@ export function sheetObjects(sheet: unknown[][] | undefined): Array<Record<strin
   if (!sheet || sheet.length === 0) return [];
   const [header, ...rows] = sheet;
   return rows.map((row) => Object.fromEntries((header as string[]).map((h, i) => [h, row[i]])));
+}
+
+/** Every text a document holds: a PDF's text and metadata, a workbook's every XML part, or the file as it is. */
+export function documentText(file: string): string {
+  if (file.endsWith('.pdf'))
+    return `${pdfText(file)}\n${execFileSync('pdfinfo', [file], { encoding: 'utf8' })}`;
+  if (file.endsWith('.xlsx')) {
+    const script =
+      'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint("\\n".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()))';
+    return execFileSync('/usr/bin/python3', ['-c', script, file], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  }
+  return readFileSync(file, 'utf8');
 }
