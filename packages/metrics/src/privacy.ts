@@ -215,7 +215,10 @@ function withholdIn(text: string, w: Withheld): string {
       let matched = 0;
       for (let n = Math.min(w.index.longestName, words.length - i); n >= 2 && matched === 0; n--) {
         // A name may end a sentence or a list: its last word's punctuation is not part of it.
-        const candidate = words.slice(i, i + n).join(' ').replace(/[.,;:!?)\]]+$/, '');
+        const candidate = words
+          .slice(i, i + n)
+          .join(' ')
+          .replace(/[.,;:!?)\]]+$/, '');
         if (w.index.names.has(candidate) && !w.allowed.has(candidate)) matched = n;
       }
       const tail = matched > 0 ? (words[i + matched - 1]!.match(/[.,;:!?)\]]+$/)?.[0] ?? '') : '';
