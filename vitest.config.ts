@@ -6,7 +6,7 @@ export default mergeConfig(
   sharedConfig,
   defineConfig({
     test: {
-      projects: ['packages/*', 'apps/*', 'test', 'examples/section-*'],
+      projects: ['packages/*', 'apps/*', 'test', 'examples/section-*', 'examples/destination-*'],
       reporters: ['default', './scripts/summary-reporter.ts'],
     },
   }),
