@@ -47,6 +47,7 @@ const SHARED = {
   fileAccess: settingFlag('fileAccess'),
   plan: settingFlag('plan'),
   deliver: settingFlag('deliver'),
+  destinations: settingFlag('destinations'),
   maxPerMinute: settingFlag('maxPerMinute'),
   unknown: settingFlag('unknownDeliveries'),
   json: () =>
@@ -91,6 +92,7 @@ export const RENDERING: SharedFlag[] = [
   'smtpUrl',
   'mailFrom',
   'deliver',
+  'destinations',
   'maxPerMinute',
   'unknown',
   'minGroupSize',

@@ -209,7 +209,10 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     return;
   }
   const { checkTargets } = await import('../deliver/send-reports.ts');
-  await checkTargets(mine.map((d) => d.target));
+  await checkTargets(
+    mine.map((d) => d.target),
+    { names: config.destinations, cwd: ctx.io.cwd },
+  );
 
   const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend, shard);
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });

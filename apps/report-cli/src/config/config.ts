@@ -27,6 +27,7 @@ import {
   minutes,
   nonEmpty,
   origin,
+  packageList,
   price,
   REPORT_FORMATS,
   type ReportFormat,
@@ -108,6 +109,8 @@ export interface Config {
   distribution?: Plan;
   /** Delivery targets of the report (`--deliver`), beside the `--email` addresses. */
   deliver: string[];
+  /** Packages that add destinations (`--destinations`), resolved from the working folder; undefined: none. */
+  destinations?: string[];
   maxPerMinute?: number;
   /** What a rerun does with deliveries a crash left unknown. */
   unknownDeliveries: 'resend' | 'skip';
@@ -175,6 +178,7 @@ export interface ConfigFlags {
   fileAccess?: string;
   plan?: string;
   deliver?: string;
+  destinations?: string;
   maxPerMinute?: string;
   unknown?: string;
 }
@@ -452,6 +456,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     plan: path('plan'),
     ...(file.distribution && { distribution: file.distribution }),
     deliver: list(z.array(nonEmpty).min(1, 'expected at least one target'), 'deliver') ?? [],
+    destinations: list(packageList, 'destinations'),
     maxPerMinute: value(wholeCount, 'maxPerMinute'),
     unknownDeliveries: value(SETTINGS.unknownDeliveries.file, 'unknownDeliveries') ?? 'resend',
     ...(file.watch && { watch: file.watch }),

@@ -34,6 +34,7 @@ export const formats = z
   .min(1, 'expected at least one format');
 export const currency = z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as EUR');
 export const sectionList = z.array(nonEmpty).min(1, 'expected at least one section');
+export const packageList = z.array(nonEmpty).min(1, 'expected at least one package');
 
 // A whole number from a flag or variable (text) or the config file (a number).
 const fromText = (pattern: RegExp) => (v: unknown) =>
@@ -345,9 +346,17 @@ export const SETTINGS = {
   deliver: setting({
     flag: '--deliver <targets>',
     env: 'ORGREPORT_DELIVER',
-    help: 'deliver the report to these comma-separated targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH',
+    help: 'deliver the report to these comma-separated targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH, and the targets of --destinations packages',
     default: 'none',
     file: listOr(z.array(nonEmpty).min(1, 'expected at least one target')),
+    fileNote: 'array or comma list',
+  }),
+  destinations: setting({
+    flag: '--destinations <packages>',
+    env: 'ORGREPORT_DESTINATIONS',
+    help: 'installed packages that add delivery destinations (each exports `destination`, or a list `destinations`, made with defineDestination), comma-separated',
+    default: 'the built-in destinations only',
+    file: listOr(packageList),
     fileNote: 'array or comma list',
   }),
   maxPerMinute: setting({

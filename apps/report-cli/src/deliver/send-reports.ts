@@ -20,6 +20,9 @@ import type { Config } from '../config/config.ts';
 import type { CommandContext } from '../context.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
+import { type DestinationPackages, destinationsWith } from './destination-packages.ts';
+
+export type { DestinationPackages };
 
 /** Media types of the report's files. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -110,16 +113,27 @@ function destinationSettings(
   return settings;
 }
 
-/** The registry of destinations the CLI knows: the built-in ones. */
-export async function cliDestinations(): Promise<Destinations> {
-  const { createDestinations } = await import('@orgreport/deliver');
-  return createDestinations();
+/**
+ * The registry of destinations the CLI knows: the built-in ones, and those of the configured
+ * packages (the `destinations` setting, resolved from `packages.cwd`). A package that is not
+ * installed, exports no destination, a malformed one or one whose scheme is taken is a
+ * {@link UsageError} naming it.
+ */
+export async function cliDestinations(packages?: DestinationPackages): Promise<Destinations> {
+  return destinationsWith(packages);
 }
 
-/** Checks every target before anything is fetched or rendered: a bad one is an input error naming it. */
-export async function checkTargets(targets: readonly string[]): Promise<void> {
-  if (targets.length === 0) return;
-  const destinations = await cliDestinations();
+/**
+ * Checks every target before anything is fetched or rendered: a bad one is an input error naming
+ * it. With `packages`, their destinations are loaded and checked too (even without targets), and
+ * their targets are known.
+ */
+export async function checkTargets(
+  targets: readonly string[],
+  packages?: DestinationPackages,
+): Promise<void> {
+  if (targets.length === 0 && !packages?.names?.length) return;
+  const destinations = await cliDestinations(packages);
   for (const target of targets) {
     try {
       destinations.destinationFor(target);
@@ -153,7 +167,7 @@ export function normalTarget(target: string): string {
 export async function sendDeliveries(deliveries: Delivery[], options: SendOptions): Promise<DeliverResult> {
   const { config, reporter, ctx } = options;
   const { deliverAll, openLedger } = await import('@orgreport/deliver');
-  const destinations = await cliDestinations();
+  const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
   const settings = destinationSettings(
     destinations,
     config,
