@@ -6,12 +6,13 @@
  * turbo step (or `pnpm build`).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
+import { startNtfy } from './ntfy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The published packages, in dependency order. */
@@ -26,8 +27,9 @@ const PACKAGES = [
   'templates',
   'packages/render',
   'apps/report-cli',
-  // Another team's section, published as its own package.
+  // Another team's section and another team's destination, each published as its own package.
   'examples/section-weekday',
+  'examples/destination-ntfy',
 ];
 
 let project: string;
@@ -38,7 +40,13 @@ const run = promisify(execFile);
  * Runs a command and resolves to its stdout. Asynchronous on purpose: an install takes half a
  * minute, and a blocked test worker misses the test runner's heartbeats.
  */
-async function sh(file: string, args: string[], cwd: string, timeout = 240_000): Promise<string> {
+async function sh(
+  file: string,
+  args: string[],
+  cwd: string,
+  timeout = 240_000,
+  extraEnv: Record<string, string> = {},
+): Promise<string> {
   const { stdout } = await run(file, args, {
     cwd,
     encoding: 'utf8',
@@ -51,6 +59,7 @@ async function sh(file: string, args: string[], cwd: string, timeout = 240_000):
       npm_config_engine_strict: 'true',
       npm_config_update_notifier: 'false',
       npm_config_fund: 'false',
+      ...extraEnv,
     },
   });
   return stdout;
@@ -136,6 +145,11 @@ import { buildReportModel, type ReportModel } from '@orgreport/metrics';
 import { renderHtml } from '@orgreport/render';
 import { fetchSnapshot } from '@orgreport/snapshot';
 import { section } from '@orgreport-example/section-weekday';
+import { createDestinations, type Destinations } from '@orgreport/deliver';
+import { destination } from '@orgreport-example/destination-ntfy';
+
+export const destinations: Destinations = createDestinations([destination]);
+export const topic: string = destination.parse('ntfy:reports').topic;
 
 export async function monthModel(): Promise<ReportModel> {
   const emulator = await startEmulator({ seed: 1, users: 20, today: '2026-11-22' });
@@ -204,4 +218,66 @@ export async function monthModel(): Promise<ReportModel> {
     expect(ids).toEqual(['summary', 'weekday', 'definitions']);
     expect(html).toContain('The busiest weekday was');
   }, 180_000);
+
+  it('delivers a report through the destination of another installed package, once', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'orgreport');
+    // A folder of its own (no config file of the tests above); the packages resolve from the project.
+    const cwd = join(project, 'ntfy-run');
+    mkdirSync(cwd);
+    const out = join(cwd, 'reports');
+    const ntfy = await startNtfy();
+    try {
+      const monthly = (): Promise<string> =>
+        sh(
+          bin,
+          [
+            'monthly',
+            '--demo',
+            '--today',
+            '2026-11-22',
+            '--formats',
+            'json',
+            '--destinations',
+            '@orgreport-example/destination-ntfy',
+            '--deliver',
+            'ntfy:reports',
+            '--out',
+            out,
+            '--json',
+          ],
+          cwd,
+          240_000,
+          { NTFY_URL: ntfy.url },
+        );
+      const first = JSON.parse(await monthly());
+      expect(ntfy.messages).toHaveLength(1);
+      const [received] = ntfy.messages;
+      // The report's summary and subject, as the installed renderer composes them from the model.
+      const model = first.outputs.find((o: { kind: string }) => o.kind === 'json').path;
+      const composed = JSON.parse(
+        await sh(
+          'node',
+          [
+            '--input-type=module',
+            '-e',
+            `import { readFileSync } from 'node:fs';
+import { composeMessage } from '@orgreport/render/message';
+const m = await composeMessage(JSON.parse(readFileSync(${JSON.stringify(model)}, 'utf8')), []);
+console.log(JSON.stringify({ subject: m.subject, summary: m.summary }));`,
+          ],
+          project,
+        ),
+      );
+      expect(composed.summary.length).toBeGreaterThan(20);
+      expect(received).toMatchObject({ topic: 'reports', title: composed.subject });
+      expect(received?.message.startsWith(composed.summary.trim())).toBe(true);
+      expect(readFileSync(join(out, 'deliveries.jsonl'), 'utf8')).toContain('"target":"ntfy:reports"');
+
+      // The ledger in the output folder knows it was delivered: the second run sends nothing.
+      await monthly();
+      expect(ntfy.messages).toHaveLength(1);
+    } finally {
+      await ntfy.close();
+    }
+  }, 300_000);
 });
