@@ -135,7 +135,15 @@ describe('distribute', () => {
     const rows = directoryRows(people);
     // The lead of Payments (the manager of its members) and the people of Platform.
     const lead = rows.find((r) => r.team === 'Payments' && rows.some((o) => o.manager === r.email))!.email;
-    const reports = new Set(rows.filter((r) => r.manager === lead).map((r) => r.email.toLowerCase()));
+    // Everyone under the lead, through every level of the manager column (any row of theirs).
+    const reports = new Set<string>();
+    for (let frontier = [lead.toLowerCase()]; frontier.length > 0; ) {
+      const next = rows
+        .filter((r) => frontier.includes(r.manager.toLowerCase()) && !reports.has(r.email.toLowerCase()))
+        .map((r) => r.email.toLowerCase());
+      for (const e of next) reports.add(e);
+      frontier = next;
+    }
     const platform = new Set(rows.filter((r) => r.team === 'Platform').map((r) => r.email.toLowerCase()));
     for (const p of reports) platform.delete(p); // a mover who joined Payments is the lead's now
     const planted = users.filter((u) => platform.has(u.email));
@@ -365,5 +373,42 @@ describe('distribute', () => {
       .filter((u: { email: string }) => listed.has(u.email.toLowerCase()))
       .reduce((a: number, u: { credits: number }) => a + u.credits, 0);
     expect(credits.reduce((a, b) => a + b, 0)).toBe(ofListed);
+
+    // The demo organization too: its seven teams (with the three people who moved in October) add up
+    // to the credits its chargeback gives the cost centers of the directory's people.
+    const demo = join(dir, 'demo-teams');
+    const teams = await cli(
+      ['distribute', '--demo', '--plan', plan, '--out', demo, '--min-group-size', '1'],
+      { env: {} },
+    );
+    expect(teams.code, teams.err).toBe(0);
+    const demoCredits = readdirSync(demo)
+      .filter((f) => f.endsWith('.json') && f.includes('-team-'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(demo, f), 'utf8')).figures.find(
+            (x: { id: string }) => x.id === 'credits',
+          ).value as number,
+      );
+    expect(demoCredits.length).toBe(7);
+    const whole = await cli(
+      ['monthly', '--demo', '--out', join(dir, 'demo-all'), '--formats', 'json', '--json'],
+      { env: {} },
+    );
+    const demoModel = JSON.parse(
+      readFileSync(
+        JSON.parse(whole.out).outputs.find((o: { kind: string }) => o.kind === 'json').path,
+        'utf8',
+      ),
+    );
+    const chargeback = demoModel.sections.chargeback.rows as Array<{
+      kind: string;
+      credits: number;
+      cost_center: string;
+    }>;
+    const attributed = chargeback
+      .filter((r) => r.kind === 'cost_center' && r.cost_center !== 'Unassigned')
+      .reduce((a, r) => a + r.credits, 0);
+    expect(demoCredits.reduce((a, b) => a + b, 0)).toBe(attributed);
   }, 240_000);
 });
