@@ -91,7 +91,11 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 async function watch(args: string[], day: string, ...more: string[]) {
-  const run = await cli([...args, '--today', day, ...more], { env: env() });
+  return watchWith(env(), args, day, ...more);
+}
+
+async function watchWith(vars: Record<string, string>, args: string[], day: string, ...more: string[]) {
+  const run = await cli([...args, '--today', day, ...more], { env: vars });
   return { ...run, json: run.out ? (JSON.parse(run.out) as WatchJson) : undefined };
 }
 
@@ -259,6 +263,40 @@ describe('orgreport watch delivers its alerts', () => {
     // Its query named them, so it is left out; the report that shows more is still named.
     expect(blind[0]!.body.text).not.toContain('SELECT');
     expect(blind[0]!.body.text).toContain('orgreport monthly --partial --directory FILE');
+  });
+
+  it('exits 1 naming a delivery that failed, after the others; the next run delivers it, and only it', async () => {
+    const hook = `webhook:${hooks.origin}/retry`;
+    const day = '2026-09-09';
+    const { args } = await setUp(day, {
+      watch: { spike: SPIKE, routes: [{ to: ['ops@acme.test', hook], people: 'all', rules: ['spike'] }] },
+    });
+    // The receiver refuses a signature made with another secret (401: not retried).
+    const refused = hooks.refused.length;
+    const failing = await watchWith(env({ ORGREPORT_WEBHOOK_SECRET: 'test-other-secret-456' }), args, day);
+    expect(failing.code).toBe(1);
+    expect(hooks.refused.length).toBe(refused + 2);
+    const message = failing.err.trim().split('\n').at(-1)!;
+    expect(message).toMatch(
+      /^orgreport: 2 of 4 deliveries failed, the others went out; run again to retry them/,
+    );
+    expect(message).toContain(`webhook:${hooks.origin}/retry (`);
+    expect(`${failing.out}${failing.err}`).not.toContain('test-other-secret-456');
+    expect(failing.json!.delivery).toMatchObject({ deliveries: 4, sent: 2, failed: [hook, hook] });
+    expect(mailsTo('ops@acme.test')).toHaveLength(2);
+    expect(hooksAt('/retry')).toEqual([]);
+
+    // The state already has the alerts: the outbox still holds them, and the webhook's deliveries go.
+    const retried = await watch(args, day);
+    expect(retried.code, retried.err).toBe(0);
+    expect(retried.json!.alerts.filter((a) => a.due).map((a) => a.new)).toEqual([false, false]);
+    expect(retried.json!.delivery).toMatchObject({ deliveries: 4, sent: 2, alreadyDelivered: 2, failed: [] });
+    expect(hooksAt('/retry')).toHaveLength(2);
+    expect(mailsTo('ops@acme.test')).toHaveLength(2);
+
+    const done = await watch(args, day);
+    expect(done.json!.alerts.filter((a) => a.due)).toEqual([]);
+    expect(hooksAt('/retry')).toHaveLength(2);
   });
 
   it('fails loudly on a damaged store, with one stale alert a day to the organization', async () => {

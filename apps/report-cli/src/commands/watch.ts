@@ -23,13 +23,24 @@ import {
 import { type Config, type ConfigFlags, configuredOrgId } from '../config/config.ts';
 import { type WatchConfig, watchConfig } from '../config/watch-settings.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkTargets, cliDestinations, ledgerPath, normalTarget } from '../deliver/send-reports.ts';
+import {
+  checkTargets,
+  cliDestinations,
+  ledgerPath,
+  normalTarget,
+  sendDeliveries,
+} from '../deliver/send-reports.ts';
 import { demoDirectory } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
 import { demoUsersOf } from '../snapshot/acquire.ts';
-import { type AlertPlan, planAlertDeliveries } from '../watch/deliver-alerts.ts';
+import {
+  AlertDocuments,
+  type AlertPlan,
+  alertDeliveries,
+  planAlertDeliveries,
+} from '../watch/deliver-alerts.ts';
 import { readLimitRecords, readSyncRuns } from '../watch/inputs.ts';
 import { readOutbox, writeOutbox } from '../watch/outbox.ts';
 import { type OrganizationWatch, printBacktest, printWatch, type WatchDelivery } from '../watch/print.ts';
@@ -319,13 +330,10 @@ async function deliverPlan(
   reporter: Reporter,
   ctx: CommandContext,
 ): Promise<{ delivery: WatchDelivery; undelivered: Set<string>; error?: unknown }> {
-  const [{ sendDeliveries }, { deliveryKey }, { alertMessage }, { AlertDocuments, alertDeliveries }] =
-    await Promise.all([
-      import('../deliver/send-reports.ts'),
-      import('@orgreport/deliver'),
-      import('@orgreport/watch'),
-      import('../watch/deliver-alerts.ts'),
-    ]);
+  const [{ deliveryKey }, { alertMessage }] = await Promise.all([
+    import('@orgreport/deliver'),
+    import('@orgreport/watch'),
+  ]);
   const destinations = await cliDestinations();
   const documents = new AlertDocuments();
   const deliveries = alertDeliveries(plan.deliveries, {
@@ -373,6 +381,69 @@ async function deliverPlan(
   return { delivery, undelivered, ...(error !== undefined && { error }) };
 }
 
+/** An organization that could not be watched, and why. */
+interface Failure {
+  org: { orgId: string; name: string };
+  error: Error;
+}
+
+/**
+ * Watches each organization; one that cannot be read (or every one, when the store is damaged)
+ * does not hide the others' alerts: it gets the alert of an unreadable store instead, and the run
+ * fails once the others are done.
+ */
+async function watchEach(
+  store: string,
+  orgs: ReadonlyArray<{ orgId: string; name: string }>,
+  damage: DamagedStoreError | undefined,
+  input: { rules: WatchRules; people: WatchPerson[]; today: IsoDate; now: string },
+  reporter: Reporter,
+): Promise<{ results: OrganizationWatch[]; evaluated: Evaluated[]; failures: Failure[] }> {
+  const results: OrganizationWatch[] = [];
+  const evaluated: Evaluated[] = [];
+  const failures: Failure[] = [];
+  for (const org of orgs) {
+    try {
+      if (damage) throw damage;
+      const one = await watchOrganization(store, org, input, reporter);
+      evaluated.push(one);
+      results.push(one);
+    } catch (error) {
+      if (!unreadable(error)) throw error;
+      failures.push({ org, error });
+      if (orgs.length > 1 && !damage) reporter.error(`${org.name} (${org.orgId}): ${messageOf(error)}`);
+      const alert = await unreadableAlert(org, error, input.today);
+      results.push({ ...org, lastDay: null, alerts: [alert], forecast: null, notes: [] });
+    }
+  }
+  return { results, evaluated, failures };
+}
+
+/**
+ * Keeps what the run found and hands its alerts on: the outbox of each organization (the alerts
+ * due), then its state, then the deliveries, then the outbox again without what arrived. A dry run
+ * keeps and sends nothing.
+ */
+async function keepAndDeliver(
+  store: string,
+  found: { evaluated: readonly Evaluated[]; due: ReadonlyMap<string, Alert[]> },
+  plan: AlertPlan | undefined,
+  run: { config: Config; reporter: Reporter; ctx: CommandContext },
+): Promise<{ delivery?: WatchDelivery; error?: unknown }> {
+  for (const e of found.evaluated) {
+    // The outbox first: once the state says an alert was sent, only the outbox still holds it.
+    if (plan) await writeOutbox(store, e.orgId, found.due.get(e.orgId) ?? []);
+    await writeWatchState(store, e.state);
+  }
+  if (!plan) return {};
+  const outcome = await deliverPlan(plan, run.config, run.reporter, run.ctx);
+  for (const e of found.evaluated) {
+    const left = (found.due.get(e.orgId) ?? []).filter((a) => outcome.undelivered.has(a.key));
+    await writeOutbox(store, e.orgId, left);
+  }
+  return outcome;
+}
+
 /** Runs the watch over the store of `--store`. */
 export async function watch(options: WatchOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
@@ -400,74 +471,34 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
   // Routes and targets are read before the store: a bad one is an input error, nothing sent.
   const { routes, router, labelOf } = await alertRouting(config, directory);
   const dryRun = Boolean(options.dryRun);
-  const now = config.now().toISOString();
 
   // A store the watch cannot read fails the run, after its alert went to the organization's routes.
   const damage = await storeDamage(store, reporter);
   const orgs = damage ? await damagedOrganizations(damage, listed, config) : await listed();
-  const results: OrganizationWatch[] = [];
-  const evaluated: Evaluated[] = [];
-  const failures: Array<{ org: { orgId: string; name: string }; error: Error }> = [];
-  for (const org of orgs) {
-    try {
-      if (damage) throw damage;
-      const one = await watchOrganization(
-        store,
-        org,
-        { rules, people: directoryPeople, today, now },
-        reporter,
-      );
-      evaluated.push(one);
-      results.push(one);
-    } catch (error) {
-      if (!unreadable(error)) throw error;
-      // One organization that cannot be read does not hide the others' alerts; the run still fails.
-      failures.push({ org, error });
-      if (orgs.length > 1 && !damage) reporter.error(`${org.name} (${org.orgId}): ${messageOf(error)}`);
-      results.push({
-        orgId: org.orgId,
-        name: org.name,
-        lastDay: null,
-        alerts: [await unreadableAlert(org, error, today)],
-        forecast: null,
-        notes: [],
-      });
-    }
-  }
+  const { results, evaluated, failures } = await watchEach(
+    store,
+    orgs,
+    damage,
+    { rules, people: directoryPeople, today, now: config.now().toISOString() },
+    reporter,
+  );
   for (const r of results) for (const note of r.notes) reporter.info(note);
 
   // What is due: the new alerts, those an earlier run left undelivered, the unreadable stores'.
   const due = new Map<string, Alert[]>();
   for (const r of results) {
-    const left =
-      router && !failures.some((f) => f.org.orgId === r.orgId)
-        ? await readOutbox(store, r.orgId, today, (line) => reporter.warn(line))
-        : [];
+    const readable = evaluated.some((e) => e.orgId === r.orgId);
+    const left = router && readable ? await readOutbox(store, r.orgId, today, (l) => reporter.warn(l)) : [];
     due.set(r.orgId, dueAlerts(r.alerts, left));
-  }
-  if (!dryRun) {
-    for (const e of evaluated) {
-      // The outbox first: once the state says an alert was sent, only the outbox still holds it.
-      if (router) await writeOutbox(store, e.orgId, due.get(e.orgId) ?? []);
-      await writeWatchState(store, e.state);
-    }
   }
   const identities: Identity[] = [
     ...evaluated.flatMap((e) => e.identities),
     ...(directory?.people ?? []).flatMap((p) => [{ email: p.email }, { email: p.manager }]),
   ];
   const plan = router ? planAlertDeliveries([...due.values()].flat(), router, identities) : undefined;
-  let delivery: WatchDelivery | undefined;
-  let deliveryError: unknown;
-  if (plan && !dryRun) {
-    const outcome = await deliverPlan(plan, config, reporter, ctx);
-    delivery = outcome.delivery;
-    deliveryError = outcome.error;
-    for (const e of evaluated) {
-      const left = (due.get(e.orgId) ?? []).filter((a) => outcome.undelivered.has(a.key));
-      await writeOutbox(store, e.orgId, left);
-    }
-  }
+  const { delivery, error } = dryRun
+    ? {}
+    : await keepAndDeliver(store, { evaluated, due }, plan, { config, reporter, ctx });
   printWatch(stdout, results, {
     store,
     today,
@@ -480,15 +511,14 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
     ...(plan && { plan }),
     ...(delivery && { delivery }),
   });
-  const failure = failures[0];
-  if (failure) {
-    if (deliveryError !== undefined) reporter.error(messageOf(deliveryError));
+  if (failures.length > 0) {
+    if (error !== undefined) reporter.error(messageOf(error));
     if (damage) throw damage;
-    if (orgs.length === 1) throw failure.error;
+    if (orgs.length === 1) throw failures[0]!.error;
     throw new CliError(
       `${failures.length} of ${orgs.length} organizations could not be watched (${failures.map((f) => `${f.org.name} (${f.org.orgId})`).join(', ')})`,
       EXIT.failure,
     );
   }
-  if (deliveryError !== undefined) throw deliveryError;
+  if (error !== undefined) throw error;
 }

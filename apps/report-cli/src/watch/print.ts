@@ -1,6 +1,6 @@
 /**
  * What `orgreport watch` prints on stdout: the alerts as text (the new ones with their sentence,
- * where to see more and where they go; a count of those sent before that still hold), or with
+ * where to see more and where they go; a count of those found before that still hold), or with
  * `--json` one object whose `alerts` list holds every alert with its `new` flag and routes (in a dry
  * run too); and the forecast's backtest with `--backtest`.
  */
@@ -170,7 +170,7 @@ export function printWatch(
     for (const a of due) lines.push(...alertLines(a, options));
     if (held > 0)
       lines.push(
-        `  ${held} alert${held === 1 ? '' : 's'} sent before still hold${held === 1 ? 's' : ''} (--json lists every alert)`,
+        `  ${held} alert${held === 1 ? '' : 's'} found by an earlier run still hold${held === 1 ? 's' : ''} (--json lists every alert)`,
       );
     if (r.forecast) {
       const f = r.forecast;
