@@ -6,9 +6,13 @@
  * once by Message-ID after the rerun; a damaged store failing the run with one stale alert a day.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { deliveryKey } from '@orgreport/deliver';
 import { directoryCsv, directoryOf, type RunningEmulator } from '@orgreport/emulator';
 import type { Alert } from '@orgreport/watch';
@@ -297,6 +301,77 @@ describe('orgreport watch delivers its alerts', () => {
     const done = await watch(args, day);
     expect(done.json!.alerts.filter((a) => a.due)).toEqual([]);
     expect(hooksAt('/retry')).toHaveLength(2);
+  });
+
+  it('files each alert as a JSON document where a destination keeps documents: a folder, a bucket', async () => {
+    // s3rver: the S3 protocol on loopback, its own test key pair.
+    const S3rver = createRequire(import.meta.url)('s3rver') as new (
+      options: Record<string, unknown>,
+    ) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+    const objects = mkdtempSync(join(tmpdir(), 'orgreport-s3rver-'));
+    const s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: objects,
+      configureBuckets: [{ name: 'alerts' }],
+    });
+    const { port } = await s3.run();
+    try {
+      const day = '2026-09-09';
+      const folder = join(tempDir('orgreport-alerts-'), 'alerts');
+      const { args } = await setUp(day, {
+        watch: { spike: SPIKE, routes: [{ to: ['s3://alerts/watch/', `dir:${folder}`], people: 'all' }] },
+      });
+      const endpoint = `http://127.0.0.1:${port}`;
+      const run = await watchWith(
+        env({
+          ORGREPORT_S3_ENDPOINT: endpoint,
+          ORGREPORT_S3_FORCE_PATH_STYLE: 'true',
+          AWS_ACCESS_KEY_ID: 'S3RVER',
+          AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        }),
+        args,
+        day,
+      );
+      expect(run.code, run.err).toBe(0);
+      expect(run.json!.delivery).toMatchObject({ deliveries: 4, sent: 4, failed: [] });
+      const files = readdirSync(folder).sort();
+      expect(files).toHaveLength(2);
+      for (const f of files) expect(f).toMatch(/^orgreport-alert-2026-09-08-spike-[0-9a-f]{12}\.json$/);
+      const client = new S3Client({
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'alerts' }));
+      expect((listed.Contents ?? []).map((o) => o.Key).sort()).toEqual(
+        files.map((f) => `watch/2026-09/${f}`),
+      );
+      // The same document in both places: the alert's message, its key and rule in meta.
+      for (const f of files) {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: 'alerts', Key: `watch/2026-09/${f}` }),
+        );
+        const stored = await object.Body!.transformToString();
+        expect(stored).toBe(readFileSync(join(folder, f), 'utf8'));
+        const document = JSON.parse(stored) as {
+          subject: string;
+          text: string;
+          meta: Record<string, string>;
+        };
+        expect(document.meta).toMatchObject({ rule: 'spike', month: '2026-09', route: '1' });
+        expect([`spike|user:${spiked}|${SPIKE_DAY}`, `spike|team:Platform|${SPIKE_DAY}`]).toContain(
+          document.meta.key,
+        );
+        expect(document.text).toContain('More:');
+      }
+      client.destroy();
+    } finally {
+      await s3.close();
+      rmSync(objects, { recursive: true, force: true });
+    }
   });
 
   it('fails loudly on a damaged store, with one stale alert a day to the organization', async () => {
