@@ -296,6 +296,7 @@ export function createProgram(ctx: CommandContext): Command {
     'directory',
     'json',
     'deliver',
+    'destinations',
     'smtpUrl',
     'mailFrom',
     'maxPerMinute',

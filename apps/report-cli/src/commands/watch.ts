@@ -272,6 +272,7 @@ async function unreadableAlert(org: { orgId: string }, error: Error, today: IsoD
 async function alertRouting(
   config: Config,
   directory: PeopleDirectory | undefined,
+  cwd: string,
 ): Promise<{ routes: WatchRoute[]; router: AlertRouter | undefined; labelOf: (target: string) => string }> {
   const fns: ScopeFunctions = await import('@orgreport/metrics');
   let routes: WatchRoute[];
@@ -281,8 +282,13 @@ async function alertRouting(
     throw new UsageError(`watch.routes: ${(error as Error).message}`, { cause: error });
   }
   if (routes.length === 0) return { routes, router: undefined, labelOf: (t) => t };
-  await checkTargets(routes.flatMap((r) => r.to));
-  const destinations = await cliDestinations();
+  // The destinations of the configured packages (`destinations`) too, as the delivery step loads them.
+  const packages = { names: config.destinations, cwd };
+  await checkTargets(
+    routes.flatMap((r) => r.to),
+    packages,
+  );
+  const destinations = await cliDestinations(packages);
   const labelOf = (target: string) => destinations.destinationFor(target).label;
   // Alerts are about days up to the one before today; an outbox keeps them as long as the state does.
   const range = { start: addDays(config.today, -FIRED_KEPT_DAYS), end: config.today };
@@ -334,7 +340,7 @@ async function deliverPlan(
     import('@orgreport/deliver'),
     import('@orgreport/watch'),
   ]);
-  const destinations = await cliDestinations();
+  const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
   const documents = new AlertDocuments();
   const deliveries = alertDeliveries(plan.deliveries, {
     keyOf: deliveryKey,
@@ -469,7 +475,7 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
     (demoUsers !== undefined ? await demoDirectory(demoUsers, today) : undefined);
   const directoryPeople = people(directory, config.watch?.budgets.directoryColumn);
   // Routes and targets are read before the store: a bad one is an input error, nothing sent.
-  const { routes, router, labelOf } = await alertRouting(config, directory);
+  const { routes, router, labelOf } = await alertRouting(config, directory, ctx.io.cwd);
   const dryRun = Boolean(options.dryRun);
 
   // A store the watch cannot read fails the run, after its alert went to the organization's routes.
