@@ -287,7 +287,7 @@ export function createProgram(ctx: CommandContext): Command {
       )
       .addHelpText(
         'after',
-        '\nRules from the config file\'s "watch" key (docs/watch.md); each alert is new once, its state kept in <store>/_watch/.\nAlerts are not errors: the exit code is 0 whatever fires.\nExample: orgreport sync --store ./store && orgreport watch --store ./store --directory people.csv',
+        '\nRules from the config file\'s "watch" key (docs/watch.md); each alert is new once, its state kept in <store>/_watch/.\nNew alerts go to the routes of "watch.routes" and to --deliver (the organization\'s alerts, no one\'s about a person), each once (the ledger in <store>/_ledger/).\nAlerts are not errors: the exit code is 0 whatever fires; 1 when the store cannot be read or a delivery failed.\nExample: orgreport sync --store ./store && orgreport watch --store ./store --directory people.csv --deliver dir:./alerts',
       ),
     ...COMMON,
     'store',
@@ -295,8 +295,18 @@ export function createProgram(ctx: CommandContext): Command {
     'allOrgs',
     'directory',
     'json',
+    'deliver',
+    'destinations',
+    'smtpUrl',
+    'mailFrom',
+    'maxPerMinute',
+    'unknown',
+    'minGroupSize',
+    'fileAccess',
+    'demo',
+    'demoUsers',
   )
-    .option('--dry-run', 'print what would fire; record nothing')
+    .option('--dry-run', 'print what would fire and where it would go; record and send nothing')
     .option(
       '--backtest',
       "print the forecast's error over the store's history instead (by days into the month)",

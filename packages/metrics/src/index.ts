@@ -44,6 +44,7 @@ export {
   protectModel,
   type SectionPrivacy,
   WITHHELD,
+  withholdPeople,
 } from './privacy.ts';
 export {
   PSEUDONYM_DOMAIN,

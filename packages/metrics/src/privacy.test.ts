@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReportModel } from './build-report-model.ts';
-import { holdBackMix, holdBackSmallGroups, identitiesOf, protectModel, WITHHELD } from './privacy.ts';
+import {
+  holdBackMix,
+  holdBackSmallGroups,
+  identitiesOf,
+  protectModel,
+  WITHHELD,
+  withholdPeople,
+} from './privacy.ts';
 import { indexDirectory, parseScope, resolveScope } from './scope.ts';
 import type { DirectoryPerson, PeopleDirectory } from './section.ts';
 import { BUILTIN_SECTIONS } from './sections/index.ts';
@@ -165,5 +172,33 @@ describe('protectModel', () => {
     expect(model.users).toHaveLength(organization.users.length);
     expect(JSON.stringify(model)).toContain('hal@x.test');
     expect((model.sections!.teams as TeamsSection).rows.map((r) => r.team)).toContain('Tiny');
+  });
+});
+
+describe('withholdPeople', () => {
+  const alert = {
+    sentence: 'Team Platform used 900 credits; EVE Planted changed a setting.',
+    figures: { by: 'EVE Planted <eve@x.test>', members: 4 },
+    sql: "SELECT * FROM user_days WHERE lower(user_email) IN ('ann@x.test', 'bob@x.test') AND user_id = 'id-cat'",
+  };
+
+  it('withholds everyone the reader may not see, in every string, keeping the rest', () => {
+    const out = withholdPeople(alert, people, []);
+    expect(out).toEqual({
+      sentence: `Team Platform used 900 credits; ${WITHHELD} changed a setting.`,
+      figures: { by: `${WITHHELD} <${WITHHELD}>`, members: 4 },
+      sql: `SELECT * FROM user_days WHERE lower(user_email) IN ('${WITHHELD}', '${WITHHELD}') AND user_id = '${WITHHELD}'`,
+    });
+    // The value given is left as it was.
+    expect(alert.figures.by).toBe('EVE Planted <eve@x.test>');
+  });
+
+  it('names those allowed, by e-mail or id in any case, with their other identities', () => {
+    const out = withholdPeople(alert, people, ['EVE@x.test', 'id-ann']);
+    expect(out.figures.by).toBe('EVE Planted <eve@x.test>');
+    expect(out.sentence).toContain('EVE Planted changed');
+    expect(out.sql).toBe(
+      `SELECT * FROM user_days WHERE lower(user_email) IN ('ann@x.test', '${WITHHELD}') AND user_id = '${WITHHELD}'`,
+    );
   });
 });

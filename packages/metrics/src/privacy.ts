@@ -240,6 +240,26 @@ function mapStrings<T>(value: T, fix: (s: string) => string): T {
   return value;
 }
 
+/**
+ * A JSON value (every string in it, keys included) with every identity of `people` a reader may not
+ * see replaced by {@link WITHHELD}: the rule {@link protectModel} applies to a document's texts, for
+ * what is not a report model (an alert's sentence, figures and query). `allowed` are the e-mails or
+ * ids (any case) of the people the reader may see; their other identities (name, id) stay too.
+ *
+ * @example
+ * withholdPeople({ by: 'Eve Fox <eve@acme.test>' }, [{ email: 'eve@acme.test', name: 'Eve Fox' }], [])
+ * // { by: '(withheld) <(withheld)>' }
+ */
+export function withholdPeople<T>(value: T, people: ReadonlyArray<Identity>, allowed: Iterable<string>): T {
+  const open = new Set<string>();
+  for (const key of allowed) {
+    const lower = lowerOf(key);
+    if (lower) open.add(lower);
+  }
+  const withheld = withheldFor(people, open);
+  return mapStrings(value, (s) => withholdIn(s, withheld));
+}
+
 /** The rule in plain language, with the document's settings (definitions page). */
 export function privacyDefinition(privacy: ReportPrivacy): string {
   const rows = {

@@ -36,7 +36,13 @@ export {
 } from './rules/budget.ts';
 export { type SecurityOutcome, securityFindings } from './rules/security.ts';
 export { judgeDay, median, type SpikeJudgement, spikeFindings, spikeStart } from './rules/spike.ts';
-export { expectedDay, failedDays, staleFindings } from './rules/stale.ts';
+export {
+  expectedDay,
+  failedDays,
+  staleFindings,
+  type UnreadableStore,
+  unreadableStoreFinding,
+} from './rules/stale.ts';
 export { groupSeries, organizationSeries, type ScopeSeries, userSeries } from './series.ts';
 export {
   type Alert,

@@ -2,20 +2,49 @@
  * `orgreport watch --store DIR`: the alert rules over the store's history (docs/watch.md), run after
  * the daily sync. It reads each organization's days, control revisions, the credit limits
  * `limits apply` recorded and the sync log, and the directory when one is configured; the rules
- * (`@orgreport/watch`, pure) say what holds; the state in `<store>/_watch/` says what is new. Alerts
- * are not errors: the exit code is 0 whatever fires, and not 0 only when something could not be read.
+ * (`@orgreport/watch`, pure) say what holds; the state in `<store>/_watch/` says what is new. The
+ * new alerts go to the routes of the config file's `watch.routes` and `--deliver` (watch/routes.ts)
+ * through the ledger beside the store, as the reports do. Alerts are not errors: the exit code is 0
+ * whatever fires, and not 0 when something could not be read (a damaged store, whose alert goes to
+ * the organization's routes first) or a delivery failed.
  */
 import { addDays, type IsoDate, monthBounds } from '@orgreport/api-core/dates';
 import { scrubText } from '@orgreport/api-core/redact';
-import type { Backtest, WatchPerson, WatchRules } from '@orgreport/watch';
-import type { ConfigFlags } from '../config/config.ts';
+import type { Identity, PeopleDirectory } from '@orgreport/metrics';
+import { DamagedStoreError, StoreError } from '@orgreport/store/errors';
+import {
+  type Alert,
+  type Backtest,
+  FIRED_KEPT_DAYS,
+  type WatchPerson,
+  type WatchRules,
+  type WatchState,
+} from '@orgreport/watch';
+import { type Config, type ConfigFlags, configuredOrgId } from '../config/config.ts';
 import { type WatchConfig, watchConfig } from '../config/watch-settings.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import {
+  checkTargets,
+  cliDestinations,
+  ledgerPath,
+  normalTarget,
+  sendDeliveries,
+} from '../deliver/send-reports.ts';
+import { demoDirectory } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
-import { CliError, EXIT, UsageError } from '../errors.ts';
+import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
+import { demoUsersOf } from '../snapshot/acquire.ts';
+import {
+  AlertDocuments,
+  type AlertPlan,
+  alertDeliveries,
+  planAlertDeliveries,
+} from '../watch/deliver-alerts.ts';
 import { readLimitRecords, readSyncRuns } from '../watch/inputs.ts';
-import { type OrganizationWatch, printBacktest, printWatch } from '../watch/print.ts';
+import { readOutbox, writeOutbox } from '../watch/outbox.ts';
+import { type OrganizationWatch, printBacktest, printWatch, type WatchDelivery } from '../watch/print.ts';
+import { AlertRouter, type ScopeFunctions, type WatchRoute, watchRoutes } from '../watch/routes.ts';
 import { readWatchState, writeWatchState } from '../watch/state.ts';
 
 export interface WatchOptions extends ConfigFlags {
@@ -23,6 +52,8 @@ export interface WatchOptions extends ConfigFlags {
   json?: boolean;
   allOrgs?: boolean;
   backtest?: boolean;
+  demo?: boolean;
+  demoUsers?: string;
 }
 
 /** The rules of the config file's `watch` key (its defaults when there is none). */
@@ -46,8 +77,7 @@ export function watchRules(config: WatchConfig | undefined): WatchRules {
 }
 
 /** The directory's people, with each one's budget from the configured column. */
-async function people(file: string | undefined, column: string | undefined): Promise<WatchPerson[]> {
-  const directory = await loadDirectory(file);
+function people(directory: PeopleDirectory | undefined, column: string | undefined): WatchPerson[] {
   if (!directory) {
     if (column)
       throw new UsageError('watch.budgets.directoryColumn: no directory is configured (--directory)');
@@ -117,13 +147,21 @@ function firstDayRead(today: IsoDate, rules: WatchRules): IsoDate {
   return spikeFrom < forecastFrom ? spikeFrom : forecastFrom;
 }
 
-/** One organization's watch: read, evaluate, keep the state (not in a dry run). */
+/** One organization's watch as read and evaluated, with what is kept once its alerts are handed on. */
+interface Evaluated extends OrganizationWatch {
+  /** The state to keep for the next run. */
+  state: WatchState;
+  /** Everyone its alerts might name: the store's users and the control history's authors. */
+  identities: Identity[];
+}
+
+/** One organization's watch: read and evaluate (nothing is written here). */
 async function watchOrganization(
   store: string,
   org: { orgId: string; name: string },
-  input: { rules: WatchRules; people: WatchPerson[]; today: IsoDate; now: string; dryRun: boolean },
+  input: { rules: WatchRules; people: WatchPerson[]; today: IsoDate; now: string },
   reporter: Reporter,
-): Promise<OrganizationWatch> {
+): Promise<Evaluated> {
   const [{ readWatchHistory }, { evaluateWatch }, { diffSettings }] = await Promise.all([
     import('@orgreport/store'),
     import('@orgreport/watch'),
@@ -148,8 +186,24 @@ async function watchOrganization(
     now: input.now,
     diff: diffSettings,
   });
-  if (!input.dryRun) await writeWatchState(store, outcome.state);
-  return { orgId: org.orgId, name: org.name, lastDay: history.held.at(-1)?.end ?? null, ...outcome };
+  const seen = new Set<string>();
+  const identities: Identity[] = [];
+  for (const u of history.userDays) {
+    const id = `${u.userId}\u0000${u.email ?? ''}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    identities.push({ id: u.userId, email: u.email });
+  }
+  for (const c of history.controls) {
+    identities.push({ id: c.user.id ?? null, email: c.user.email ?? null, name: c.user.name ?? null });
+  }
+  return {
+    orgId: org.orgId,
+    name: org.name,
+    lastDay: history.held.at(-1)?.end ?? null,
+    ...outcome,
+    identities,
+  };
 }
 
 /** `watch --backtest`: the forecast's error over each organization's history in the store. */
@@ -172,6 +226,230 @@ async function backtest(
   return out;
 }
 
+/** A failure to read what the watch reads: the store's files, the records and state beside them. */
+function unreadable(error: unknown): error is Error {
+  return error instanceof StoreError || (error instanceof CliError && !(error instanceof UsageError));
+}
+
+/** The store's first damaged file (after a warning for each other one); undefined when it is whole. */
+async function storeDamage(store: string, reporter: Reporter): Promise<DamagedStoreError | undefined> {
+  const { checkStore } = await import('@orgreport/store');
+  const [first, ...others] = (await checkStore(store)).damaged;
+  for (const d of others) reporter.warn(`the store is damaged too: ${d.file} ${d.problem}`);
+  return first;
+}
+
+/**
+ * The organizations a damaged store was to be watched for: those it lists, or, when it cannot list
+ * them, those its damaged file belongs to or the configuration names.
+ */
+async function damagedOrganizations(
+  damage: DamagedStoreError,
+  listed: () => Promise<Array<{ orgId: string; name: string }>>,
+  config: Config,
+): Promise<Array<{ orgId: string; name: string }>> {
+  try {
+    return await listed();
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    const fromFile = /(?:^|\/)org_id=([^/]+?)(?:\.json)?(?:\/|$)/.exec(damage.file)?.[1];
+    const orgId = fromFile ? decodeURIComponent(fromFile) : (configuredOrgId(config) ?? 'unknown');
+    return [{ orgId, name: config.organizationName ?? orgId }];
+  }
+}
+
+/** The alert of an organization whose store cannot be read. */
+async function unreadableAlert(org: { orgId: string }, error: Error, today: IsoDate): Promise<Alert> {
+  const { unreadableStoreFinding } = await import('@orgreport/watch');
+  const why =
+    error instanceof DamagedStoreError
+      ? { file: error.file, problem: error.problem, remedy: error.remedy }
+      : { problem: messageOf(error) };
+  return { ...unreadableStoreFinding(org.orgId, today, why), new: true };
+}
+
+/** The routes of the run, every target checked, and the router that reads them against the directory. */
+async function alertRouting(
+  config: Config,
+  directory: PeopleDirectory | undefined,
+  cwd: string,
+): Promise<{ routes: WatchRoute[]; router: AlertRouter | undefined; labelOf: (target: string) => string }> {
+  const fns: ScopeFunctions = await import('@orgreport/metrics');
+  let routes: WatchRoute[];
+  try {
+    routes = watchRoutes(config.watch?.routes ?? [], config.deliver, fns.parseScope, normalTarget);
+  } catch (error) {
+    throw new UsageError(`watch.routes: ${(error as Error).message}`, { cause: error });
+  }
+  if (routes.length === 0) return { routes, router: undefined, labelOf: (t) => t };
+  // The destinations of the configured packages (`destinations`) too, as the delivery step loads them.
+  const packages = { names: config.destinations, cwd };
+  await checkTargets(
+    routes.flatMap((r) => r.to),
+    packages,
+  );
+  const destinations = await cliDestinations(packages);
+  const labelOf = (target: string) => destinations.destinationFor(target).label;
+  // Alerts are about days up to the one before today; an outbox keeps them as long as the state does.
+  const range = { start: addDays(config.today, -FIRED_KEPT_DAYS), end: config.today };
+  let index: ReturnType<ScopeFunctions['indexDirectory']> | undefined;
+  if (directory) {
+    try {
+      index = fns.indexDirectory(directory, range, {
+        managers: routes.some((r) => r.scope.kind === 'manager'),
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message, { cause: error });
+    }
+  }
+  const router = new AlertRouter(routes, { index, minGroupSize: config.minGroupSize, fns });
+  return { routes, router, labelOf };
+}
+
+/** The alerts due of each organization: the new ones and those an earlier run left in the outbox. */
+function dueAlerts(found: readonly Alert[], outbox: readonly Alert[]): Alert[] {
+  const fresh = found.filter((a) => a.new);
+  const keys = new Set(fresh.map((a) => a.key));
+  return [...fresh, ...outbox.filter((a) => !keys.has(a.key))];
+}
+
+/** Each delivery's status in the ledger beside the store (all new before the first delivery). */
+async function ledgerStatus(path: string): Promise<(key: string) => string> {
+  const { readLedgers } = await import('@orgreport/deliver');
+  try {
+    const { index } = await readLedgers([path]);
+    return (key) => index.status(key);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return () => 'new';
+    throw error;
+  }
+}
+
+/**
+ * Delivers the plan through the delivery step of the reports. What happened is read from the ledger
+ * before and after (so a run that fails part-way still says which alerts went out); a failure is
+ * returned, to be thrown once the run's output is printed.
+ */
+async function deliverPlan(
+  plan: AlertPlan,
+  config: Config,
+  reporter: Reporter,
+  ctx: CommandContext,
+): Promise<{ delivery: WatchDelivery; undelivered: Set<string>; error?: unknown }> {
+  const [{ deliveryKey }, { alertMessage }] = await Promise.all([
+    import('@orgreport/deliver'),
+    import('@orgreport/watch'),
+  ]);
+  const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
+  const documents = new AlertDocuments();
+  const deliveries = alertDeliveries(plan.deliveries, {
+    keyOf: deliveryKey,
+    labelOf: (target) => destinations.destinationFor(target).label,
+    stores: (target) => Boolean(destinations.destinationFor(target).destination.stores),
+    message: alertMessage,
+    documents,
+  });
+  const ledger = ledgerPath(config);
+  const before = await ledgerStatus(ledger);
+  const was = new Map(deliveries.map((d) => [d.key, before(d.key)]));
+  let error: unknown;
+  try {
+    if (deliveries.length > 0) await sendDeliveries(deliveries, { config, reporter, ctx });
+  } catch (caught) {
+    error = caught;
+  } finally {
+    await documents.close();
+  }
+  const after = deliveries.length > 0 ? await ledgerStatus(ledger) : before;
+  const delivery: WatchDelivery = {
+    deliveries: deliveries.length,
+    sent: 0,
+    alreadyDelivered: 0,
+    unknown: 0,
+    failed: [],
+    ledger,
+  };
+  // An alert stays in the outbox until each of its deliveries is known to have arrived (or, with
+  // --unknown skip, is left as unknown on purpose).
+  const undelivered = new Set<string>();
+  deliveries.forEach((d, i) => {
+    const then = was.get(d.key);
+    const now = after(d.key);
+    if (then === 'sent') delivery.alreadyDelivered++;
+    else if (now === 'sent') delivery.sent++;
+    if (then === 'unknown') delivery.unknown++;
+    const left = now === 'unknown' && config.unknownDeliveries === 'skip';
+    if (now !== 'sent' && !left) {
+      undelivered.add(plan.deliveries[i]!.alert.key);
+      delivery.failed.push(d.recipient);
+    }
+  });
+  return { delivery, undelivered, ...(error !== undefined && { error }) };
+}
+
+/** An organization that could not be watched, and why. */
+interface Failure {
+  org: { orgId: string; name: string };
+  error: Error;
+}
+
+/**
+ * Watches each organization; one that cannot be read (or every one, when the store is damaged)
+ * does not hide the others' alerts: it gets the alert of an unreadable store instead, and the run
+ * fails once the others are done.
+ */
+async function watchEach(
+  store: string,
+  orgs: ReadonlyArray<{ orgId: string; name: string }>,
+  damage: DamagedStoreError | undefined,
+  input: { rules: WatchRules; people: WatchPerson[]; today: IsoDate; now: string },
+  reporter: Reporter,
+): Promise<{ results: OrganizationWatch[]; evaluated: Evaluated[]; failures: Failure[] }> {
+  const results: OrganizationWatch[] = [];
+  const evaluated: Evaluated[] = [];
+  const failures: Failure[] = [];
+  for (const org of orgs) {
+    try {
+      if (damage) throw damage;
+      const one = await watchOrganization(store, org, input, reporter);
+      evaluated.push(one);
+      results.push(one);
+    } catch (error) {
+      if (!unreadable(error)) throw error;
+      failures.push({ org, error });
+      if (orgs.length > 1 && !damage) reporter.error(`${org.name} (${org.orgId}): ${messageOf(error)}`);
+      const alert = await unreadableAlert(org, error, input.today);
+      results.push({ ...org, lastDay: null, alerts: [alert], forecast: null, notes: [] });
+    }
+  }
+  return { results, evaluated, failures };
+}
+
+/**
+ * Keeps what the run found and hands its alerts on: the outbox of each organization (the alerts
+ * due), then its state, then the deliveries, then the outbox again without what arrived. A dry run
+ * keeps and sends nothing.
+ */
+async function keepAndDeliver(
+  store: string,
+  found: { evaluated: readonly Evaluated[]; due: ReadonlyMap<string, Alert[]> },
+  plan: AlertPlan | undefined,
+  run: { config: Config; reporter: Reporter; ctx: CommandContext },
+): Promise<{ delivery?: WatchDelivery; error?: unknown }> {
+  for (const e of found.evaluated) {
+    // The outbox first: once the state says an alert was sent, only the outbox still holds it.
+    if (plan) await writeOutbox(store, e.orgId, found.due.get(e.orgId) ?? []);
+    await writeWatchState(store, e.state);
+  }
+  if (!plan) return {};
+  const outcome = await deliverPlan(plan, run.config, run.reporter, run.ctx);
+  for (const e of found.evaluated) {
+    const left = (found.due.get(e.orgId) ?? []).filter((a) => outcome.undelivered.has(a.key));
+    await writeOutbox(store, e.orgId, left);
+  }
+  return outcome;
+}
+
 /** Runs the watch over the store of `--store`. */
 export async function watch(options: WatchOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
@@ -183,47 +461,70 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
   // What is printed passes through the run's secrets too (a sync error in the log could hold one).
   const stdout = { write: (text: string) => ctx.io.stdout.write(scrubText(text, [...ctx.secrets])) };
   const rules = watchRules(config.watch);
-  const orgs = await organizations(store, config.org, options.allOrgs, config.organizations);
   const today = config.today;
+  const listed = () => organizations(store, config.org, options.allOrgs, config.organizations);
   if (options.backtest) {
     if (options.dryRun) throw new UsageError('--backtest only reads the store: it takes no --dry-run');
-    const results = await backtest(store, orgs, rules, today);
+    const results = await backtest(store, await listed(), rules, today);
     printBacktest(stdout, results, Boolean(options.json), started);
     return;
   }
-  const directoryPeople = await people(config.directory, config.watch?.budgets.directoryColumn);
-  const now = config.now().toISOString();
-  const results: OrganizationWatch[] = [];
-  const failed: string[] = [];
-  for (const org of orgs) {
-    try {
-      results.push(
-        await watchOrganization(
-          store,
-          org,
-          { rules, people: directoryPeople, today, now, dryRun: Boolean(options.dryRun) },
-          reporter,
-        ),
-      );
-    } catch (error) {
-      // One organization that cannot be read does not hide the others' alerts; the run still fails.
-      if (orgs.length === 1) throw error;
-      failed.push(`${org.name} (${org.orgId})`);
-      reporter.error(`${org.name} (${org.orgId}): ${(error as Error).message}`);
-    }
-  }
+  const demoUsers = demoUsersOf(options);
+  const directory =
+    (await loadDirectory(config.directory)) ??
+    (demoUsers !== undefined ? await demoDirectory(demoUsers, today) : undefined);
+  const directoryPeople = people(directory, config.watch?.budgets.directoryColumn);
+  // Routes and targets are read before the store: a bad one is an input error, nothing sent.
+  const { routes, router, labelOf } = await alertRouting(config, directory, ctx.io.cwd);
+  const dryRun = Boolean(options.dryRun);
+
+  // A store the watch cannot read fails the run, after its alert went to the organization's routes.
+  const damage = await storeDamage(store, reporter);
+  const orgs = damage ? await damagedOrganizations(damage, listed, config) : await listed();
+  const { results, evaluated, failures } = await watchEach(
+    store,
+    orgs,
+    damage,
+    { rules, people: directoryPeople, today, now: config.now().toISOString() },
+    reporter,
+  );
   for (const r of results) for (const note of r.notes) reporter.info(note);
+
+  // What is due: the new alerts, those an earlier run left undelivered, the unreadable stores'.
+  const due = new Map<string, Alert[]>();
+  for (const r of results) {
+    const readable = evaluated.some((e) => e.orgId === r.orgId);
+    const left = router && readable ? await readOutbox(store, r.orgId, today, (l) => reporter.warn(l)) : [];
+    due.set(r.orgId, dueAlerts(r.alerts, left));
+  }
+  const identities: Identity[] = [
+    ...evaluated.flatMap((e) => e.identities),
+    ...(directory?.people ?? []).flatMap((p) => [{ email: p.email }, { email: p.manager }]),
+  ];
+  const plan = router ? planAlertDeliveries([...due.values()].flat(), router, identities) : undefined;
+  const { delivery, error } = dryRun
+    ? {}
+    : await keepAndDeliver(store, { evaluated, due }, plan, { config, reporter, ctx });
   printWatch(stdout, results, {
     store,
     today,
-    dryRun: Boolean(options.dryRun),
+    dryRun,
     json: Boolean(options.json),
     started,
+    due,
+    routes,
+    labelOf,
+    ...(plan && { plan }),
+    ...(delivery && { delivery }),
   });
-  if (failed.length > 0) {
+  if (failures.length > 0) {
+    if (error !== undefined) reporter.error(messageOf(error));
+    if (damage) throw damage;
+    if (orgs.length === 1) throw failures[0]!.error;
     throw new CliError(
-      `${failed.length} of ${orgs.length} organizations could not be watched (${failed.join(', ')})`,
+      `${failures.length} of ${orgs.length} organizations could not be watched (${failures.map((f) => `${f.org.name} (${f.org.orgId})`).join(', ')})`,
       EXIT.failure,
     );
   }
+  if (error !== undefined) throw error;
 }

@@ -501,8 +501,8 @@ export function settingsMarkdown(): string {
       '(none)',
       '(none)',
       '`watch` (object)',
-      'the alert rules of `orgreport watch`: `security`, `budgets`, `spike`, `stale`, `forecastDays` (see docs/watch.md)',
-      'security changes, spikes and stale data on; no budget but the limits set with `limits apply`',
+      'the alert rules of `orgreport watch`: `security`, `budgets`, `spike`, `stale`, `forecastDays`, and `routes`: where alerts are delivered (see docs/watch.md)',
+      'security changes, spikes and stale data on; no budget but the limits set with `limits apply`; no route (alerts printed only)',
     ],
     [
       `\`${CONFIG_SETTING.flag.split(' ')[0]}\``,

@@ -52,4 +52,31 @@ describe('the config file’s watch key', () => {
       /watch\.stale\.byHourUtc/,
     );
   });
+
+  it('reads routes with their defaults, and names a bad one by its path', () => {
+    const read = (routes: unknown) => readConfigFile(configFile({ watch: { routes } })).watch?.routes;
+    expect(readConfigFile(configFile({ watch: {} })).watch?.routes).toEqual([]);
+    expect(
+      read([
+        { to: ['cto@acme.test'] },
+        { to: ['dir:alerts'], scope: 'team:Platform', people: 'scope', rules: ['spike'] },
+      ]),
+    ).toEqual([
+      { to: ['cto@acme.test'], scope: 'org', people: 'none' },
+      { to: ['dir:alerts'], scope: 'team:Platform', people: 'scope', rules: ['spike'] },
+    ]);
+    expect(() => read([{ to: [] }])).toThrow(/watch\.routes\.0\.to: expected at least one target/);
+    expect(() => read([{ to: ['x@acme.test'], scope: 'squad:A' }])).toThrow(
+      /watch\.routes\.0\.scope: expected org, team:NAME, cost-center:NAME or manager:EMAIL/,
+    );
+    expect(() => read([{ to: ['x@acme.test'], people: 'some' }])).toThrow(
+      /watch\.routes\.0\.people: expected all, scope or none/,
+    );
+    expect(() => read([{ to: ['x@acme.test'], rules: ['budgets'] }])).toThrow(
+      /watch\.routes\.0\.rules\.0: expected rules among security, budget, spike, stale/,
+    );
+    expect(() => read([{ to: ['x@acme.test'], channel: '#eng' }])).toThrow(
+      /watch\.routes\.0: unknown setting "channel"/,
+    );
+  });
 });

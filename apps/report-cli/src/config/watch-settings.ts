@@ -2,9 +2,9 @@
  * The config file's `watch:` key: the alert rules of `orgreport watch` (docs/watch.md). Every
  * member is optional and takes the default of `@orgreport/watch` (`DEFAULT_RULES`), so `watch: {}`
  * and no key at all mean the same: security changes, spikes and stale data on, no budget but the
- * limits set with `limits apply`.
+ * limits set with `limits apply`, no route (alerts printed, not delivered).
  */
-import { DEFAULT_RULES } from '@orgreport/watch';
+import { DEFAULT_RULES, RULES } from '@orgreport/watch';
 import { z } from 'zod';
 
 const credits = z
@@ -15,6 +15,32 @@ const positiveWhole = (what: string) =>
   z.number(`expected ${what}`).int(`expected ${what}`).positive(`expected ${what}`);
 
 const d = DEFAULT_RULES;
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+const SCOPE = /^(org|team:.+|cost-center:.+|manager:.+)$/;
+
+/**
+ * Where alerts go: targets, the scope whose alerts they take, whose per-person alerts they may see
+ * and which rules (docs/watch.md, Delivery).
+ */
+export const watchRoute = z.strictObject({
+  /** Delivery targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH. */
+  to: z.array(nonEmpty).min(1, 'expected at least one target'),
+  /** The alerts of this scope and of what lies inside it: org, team:NAME, cost-center:NAME or manager:EMAIL. */
+  scope: z
+    .string()
+    .trim()
+    .regex(SCOPE, 'expected org, team:NAME, cost-center:NAME or manager:EMAIL')
+    .default('org'),
+  /** Whose alerts about one person the route may receive: everyone's, its scope's people's, or nobody's. */
+  people: z.enum(['all', 'scope', 'none'], 'expected all, scope or none').default('none'),
+  /** The rules whose alerts it takes (default: every rule). */
+  rules: z
+    .array(z.enum(RULES, `expected rules among ${RULES.join(', ')}`))
+    .min(1, 'expected at least one rule')
+    .optional(),
+});
+export type WatchRouteConfig = z.output<typeof watchRoute>;
 
 export const watchConfig = z
   .strictObject({
@@ -57,6 +83,8 @@ export const watchConfig = z
       .prefault({}),
     /** Days of the trailing window the forecast's rates come from. */
     forecastDays: positiveWhole('a whole number of days').max(366).default(d.forecastDays),
+    /** Where the alerts are delivered (none: printed only). */
+    routes: z.array(watchRoute).default([]),
   })
   .prefault({});
 

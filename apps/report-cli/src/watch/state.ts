@@ -55,13 +55,17 @@ export async function readWatchState(store: string, orgId: string): Promise<Watc
 
 /** Writes the state whole (0600), replacing the old file only once the new one is on disk. */
 export async function writeWatchState(store: string, state: WatchState): Promise<void> {
-  const path = statePath(store, state.orgId);
+  await writePrivateFile(statePath(store, state.orgId), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Writes a file of the watch whole (0600, its folder 0700) through a temporary file and a rename. */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await open(tmp, 'wx', 0o600);
     try {
-      await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../defaults.ts';
 import type { SyncRun } from '../types.ts';
-import { expectedDay, failedDays, staleFindings } from './stale.ts';
+import { expectedDay, failedDays, staleFindings, unreadableStoreFinding } from './stale.ts';
 
 const rules = DEFAULT_RULES.stale;
 const run = (day: string, ok: boolean, error?: string): SyncRun => ({
@@ -70,5 +70,34 @@ describe('stale rule: sync failed N days running', () => {
         (f) => f.key,
       ),
     ).toEqual(['stale|organization:org_test|sync-failed-since-2026-10-05']);
+  });
+});
+
+describe('a store that cannot be read', () => {
+  const why = {
+    file: 'user_days/org_id=org_test/month=2026-10/part-0.parquet',
+    problem: 'is empty (0 bytes)',
+    remedy:
+      'remake every dataset from the raw responses the store keeps: orgreport sync --store /srv/store --rebuild',
+  };
+
+  it('is one critical stale alert a day, naming the file, what is wrong and how to mend it', () => {
+    const found = unreadableStoreFinding('org_test', '2026-10-06', why);
+    expect(found).toMatchObject({
+      rule: 'stale',
+      key: 'stale|organization:org_test|unreadable-2026-10-06',
+      scope: { kind: 'organization', name: 'org_test' },
+      period: '2026-10-06',
+      severity: 'critical',
+      person: false,
+      figures: { file: why.file, problem: why.problem, remedy: why.remedy },
+    });
+    expect(found.sentence).toBe(
+      'The store of organization org_test cannot be read, so no alert rule ran on 2026-10-06: user_days/org_id=org_test/month=2026-10/part-0.parquet is empty (0 bytes). To mend it, remake every dataset from the raw responses the store keeps: orgreport sync --store /srv/store --rebuild.',
+    );
+    expect(found.more.document).toContain('orgreport sync --store /srv/store --rebuild');
+    // The next day is another alert; the same day, the same one.
+    expect(unreadableStoreFinding('org_test', '2026-10-07', why).key).not.toBe(found.key);
+    expect(unreadableStoreFinding('org_test', '2026-10-06', { problem: 'x' }).key).toBe(found.key);
   });
 });

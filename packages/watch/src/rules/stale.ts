@@ -96,3 +96,44 @@ export function staleFindings(
   }
   return out;
 }
+
+/** Why a store cannot be read: the file, what is wrong with it, and what mends it (a sentence ending in a command). */
+export interface UnreadableStore {
+  /** The file inside the store, when one is to blame (`user_days/org_id=.../part-0.parquet`). */
+  file?: string;
+  /** What is wrong, in plain words (`is empty (0 bytes)`), or the reader's whole message. */
+  problem: string;
+  /** What mends it (`... orgreport sync --store DIR --rebuild`). */
+  remedy?: string;
+}
+
+/**
+ * The alert of a store the watch cannot read (a damaged partition, state or record file): no rule
+ * could run, so none of their alerts, stale data's included, can be trusted to come. The period is
+ * the day of the run, so it is one alert a day for as long as the store stays unreadable.
+ *
+ * @example
+ * unreadableStoreFinding('org_1', '2026-10-06', { file: 'user_days/org_id=org_1/month=2026-10/part-0.parquet', problem: 'is empty (0 bytes)', remedy: 'remake it: orgreport sync --store /srv/store --rebuild' }).key
+ * // 'stale|organization:org_1|unreadable-2026-10-06'
+ */
+export function unreadableStoreFinding(orgId: string, today: IsoDate, why: UnreadableStore): Finding {
+  const what = why.file ? `${why.file} ${why.problem}` : why.problem;
+  return {
+    rule: 'stale',
+    key: `stale|organization:${orgId}|unreadable-${today}`,
+    orgId,
+    scope: { kind: 'organization', name: orgId },
+    period: today,
+    threshold: 'store',
+    severity: 'critical',
+    day: today,
+    sentence: `The store of organization ${orgId} cannot be read, so no alert rule ran on ${today}: ${what}.${why.remedy ? ` To mend it, ${why.remedy}.` : ''}`,
+    figures: { file: why.file ?? null, problem: why.problem, remedy: why.remedy ?? null },
+    more: {
+      document: why.remedy
+        ? `how to mend the store: ${why.remedy}`
+        : 'the sync log (orgreport sync --store DIR, its output or --json)',
+    },
+    person: false,
+  };
+}
