@@ -35,6 +35,9 @@ describe('createDestinations', () => {
       true,
     ]);
     expect(destinations.destinationFor('pager:platform').label).toBe('pager:platform');
+    // A scheme alone is its destination with its default settings: Teams' default variable.
+    const teams = destinations.destinationFor('teams');
+    expect([teams.destination.scheme, teams.label]).toEqual(['teams', 'teams:ORGREPORT_TEAMS_WEBHOOK_URL']);
   });
 
   it('refuses an unknown scheme, listing the known schemes and how their targets are written', () => {

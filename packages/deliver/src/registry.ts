@@ -87,6 +87,8 @@ export class Destinations {
     const scheme = SCHEME_PREFIX.exec(target)?.[1];
     const destination =
       (scheme === undefined ? undefined : this.get(scheme)) ??
+      // A scheme alone (`teams`) is a target of that destination with its default settings.
+      this.get(target) ??
       this.list().find((d) => d.claims?.(target) === true);
     if (!destination) {
       const what = scheme === undefined ? 'no destination takes' : `no destination has the scheme ${scheme}:`;
