@@ -13,6 +13,7 @@ import type { CommandContext } from '../context.ts';
 import { normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
 import { UsageError } from '../errors.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
+import { fileSlug } from '../output/slug.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import { chromiumOf } from './checks.ts';
 
@@ -51,17 +52,7 @@ export interface ProduceResult {
   warnings: string[];
 }
 
-/** A file-name-safe form of an organization name: `Acme Corp.` -> `acme-corp`. */
-export function fileSlug(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return slug || 'organization';
-}
+export { fileSlug };
 
 /** The base name of a report's files: `orgreport-<org>-<YYYY-MM>`, and its scope's slug for a scoped report. */
 export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period' | 'scope'>): string {

@@ -7,19 +7,8 @@
 import { type Config, configuredOrgId } from '../config/config.ts';
 import type { CommandContext } from '../context.ts';
 import { messageOf } from '../errors.ts';
+import { fileSlug as slug } from '../output/slug.ts';
 import type { Reporter } from '../reporter.ts';
-
-/** A name as lower-case letters, digits and dashes (as report file names make it): `Acme EU` -> `acme-eu`. */
-function slug(name: string): string {
-  const out = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return out || 'organization';
-}
 
 /**
  * Fails with the store's first damaged file, after a warning for each other one. A folder that is
