@@ -117,6 +117,34 @@ describe('--pseudonymize', () => {
   });
 });
 
+describe('--scope', () => {
+  it('refuses a scope the directory does not know, or one under the minimum group size, before any request', async () => {
+    const dir = tempDir('orgreport-scope-');
+    const people = join(dir, 'people.csv');
+    expect((await cli(['emulator', '--seed', '11', '--users', '40', '--directory', people])).code).toBe(0);
+    const before = emulator.requestLog.length;
+    const unknown = await cli(['monthly', '--directory', people, '--scope', 'team:Nope', '--out', dir], {
+      env: envFor(emulator),
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(
+      /--scope team:Nope: .*no team "Nope" in the directory; it knows .*Leadership/,
+    );
+    const small = await cli(['monthly', '--directory', people, '--scope', 'team:Leadership', '--out', dir], {
+      env: envFor(emulator),
+    });
+    expect(small.code).toBe(2);
+    expect(small.err).toContain('3 people on 2026-10-31, fewer than the minimum group size of 5');
+    const manager = await cli(
+      ['monthly', '--directory', people, '--scope', 'manager:nobody@x.test', '--out', dir],
+      { env: envFor(emulator) },
+    );
+    expect(manager.code).toBe(2);
+    expect(manager.err).toMatch(/no manager "nobody@x.test"/);
+    expect(emulator.requestLog.length).toBe(before);
+  });
+});
+
 describe('file access', () => {
   it('creates reports, snapshots and the store readable by their owner only, or by the group when asked', async () => {
     const dir = tempDir('orgreport-access-');

@@ -1,6 +1,7 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 
 import { join } from 'node:path';
+import type { MonthPeriod, Snapshot } from '@orgreport/api-core';
 import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
 import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
@@ -102,6 +103,23 @@ async function monthlyOf(
   }
 }
 
+/** A scope of `--scope` resolved against the directory as written, before anything is fetched. */
+async function checkScope(
+  config: Config,
+  directory: PeopleDirectory | undefined,
+  period: MonthPeriod,
+): Promise<void> {
+  const spec = await parseScopeFlag(config.scope!);
+  if (spec.kind === 'org') return;
+  const { comparisonPeriod } = await import('@orgreport/api-core');
+  const { fetchedRangeOf } = await import('@orgreport/snapshot');
+  const snapshot = {
+    manifest: { fetchedRange: fetchedRangeOf(period, comparisonPeriod(period)) },
+  } as Snapshot;
+  const data = { snapshot, ...(directory && { directory }), people: [] };
+  await scopeOfRun(data, await directoryIndex(data), spec, config.minGroupSize);
+}
+
 /** `--scope` read, an input error naming the forms when it is none of them. */
 async function parseScopeFlag(text: string): Promise<ScopeSpec> {
   const { parseScope } = await import('@orgreport/metrics');
@@ -131,6 +149,8 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   if (options.demo && (options.allOrgs || config.org)) {
     throw new UsageError('--demo reports on the demo organization: leave out --org and --all-orgs');
   }
+  // So does a scope the directory does not know, or one too small for a report.
+  if (config.scope) await checkScope(config, directory, reportPeriod(options, config));
   const targets = options.demo ? [config] : organizationConfigs(config, options.allOrgs);
   const failed: string[] = [];
   for (const target of targets) {
