@@ -12,5 +12,7 @@ export default packageConfig({
     documents: 'src/documents.ts',
     chromium: 'src/chromium.ts',
     message: 'src/message.ts',
+    // The workbook thread's entry (workbook/thread.ts starts it from beside its own chunk).
+    'workbook-worker': 'src/workbook/worker.ts',
   },
 });

@@ -1,10 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUILTIN_SECTIONS, type ReportModel } from '@orgreport/metrics';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { blockedRequestsWarning, documentFormats, registerFormat, renderDocuments } from './documents.ts';
 import type { PdfRenderer } from './pdf.ts';
+import type { WorkbookThread } from './workbook/thread.ts';
 
 // Each test writes into a folder of its own under one scratch folder, removed at the end.
 const scratch = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
@@ -131,5 +134,51 @@ describe('renderDocuments', () => {
       }),
     ).rejects.toThrow('Chromium crashed');
     expect(events).toContain('json start');
+  });
+
+  it("writes the workbook on the caller's thread at once, not waiting for the PDF's page; other packages' sections on this thread", async () => {
+    const dir = mkdtempSync(join(scratch, 'case-'));
+    const events: string[] = [];
+    const sent: Array<{ model: ReportModel; file: string }> = [];
+    const thread: WorkbookThread = {
+      async write(model, file) {
+        sent.push({ model, file });
+        await writeFile(file, 'written by the thread');
+      },
+      async close() {},
+    };
+    const chromium: PdfRenderer = {
+      blockedRequests: [],
+      async render(_html, _doc, on = {}) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        events.push('pdf loaded');
+        on.onLoaded?.();
+        return new TextEncoder().encode('%PDF-1.7 printed');
+      },
+      async close() {},
+    };
+    const { model } = await renderDocuments(makeFixtureModel(), {
+      formats: ['pdf', 'xlsx'],
+      file: (f) => join(dir, `report.${f.extension}`),
+      pdfRenderer: async () => chromium,
+      workbookThread: () => thread,
+      onProgress: (e) => events.push(`${e.format} ${e.phase}`),
+    });
+    // The model every format reads (privacy applied) goes to the thread, which starts before the page is loaded.
+    expect(sent).toEqual([{ model, file: join(dir, 'report.xlsx') }]);
+    expect(events.indexOf('xlsx start')).toBeLessThan(events.indexOf('pdf loaded'));
+    expect(readFileSync(join(dir, 'report.xlsx'), 'utf8')).toBe('written by the thread');
+
+    // The functions of sections cannot cross to a thread: the workbook of chosen sections is written here.
+    const own = mkdtempSync(join(scratch, 'case-'));
+    await renderDocuments(makeFixtureModel(), {
+      formats: ['xlsx'],
+      file: (f) => join(own, `report.${f.extension}`),
+      sections: BUILTIN_SECTIONS,
+      workbookThread: () => thread,
+    });
+    expect(sent).toHaveLength(1);
+    expect(existsSync(join(own, 'report.xlsx'))).toBe(true);
+    expect(readFileSync(join(own, 'report.xlsx')).subarray(0, 2).toString()).toBe('PK');
   });
 });

@@ -16,6 +16,7 @@ import {
   resolveSections,
 } from '@orgreport/metrics';
 import type { PdfRenderer } from './pdf.ts';
+import type { WorkbookThread } from './workbook/thread.ts';
 
 /** What a format's writer receives besides its file. */
 export interface DocumentContext {
@@ -36,6 +37,11 @@ export interface DocumentFormat {
   name: string;
   extension: string;
   write(file: string, context: DocumentContext): Promise<void>;
+  /**
+   * Whether the format's work runs on another thread in this render: then it starts at once rather
+   * than once the PDF's page is loaded, as it takes nothing from this thread's work (see below).
+   */
+  offThread?(context: DocumentContext): boolean;
 }
 
 /** Who a document is for, as the privacy rules need it (see `protectModel` of `@orgreport/metrics`). */
@@ -64,6 +70,12 @@ export interface RenderDocumentsOptions {
   sections?: ReadonlyArray<ReportSection>;
   /** Chromium for the PDF, when the caller started it; else one is started (and closed) here. */
   pdfRenderer?: () => Promise<PdfRenderer>;
+  /**
+   * A thread to write the workbook on, when the caller started one (see `warmUpRendering`); used for
+   * the built-in sections only (the functions of other packages' sections cannot cross to a thread).
+   * Without one, the workbook is written on this thread.
+   */
+  workbookThread?: () => WorkbookThread;
   /** Called once the PDF is written, so the caller can free Chromium right away. */
   afterPdf?: () => Promise<void>;
   /** Progress: a format started, or its file is written (with its size). */
@@ -129,10 +141,17 @@ const pdf: DocumentFormat = {
   },
 };
 
+/** The thread the workbook is written on in this render, if any. */
+const workbookThreadOf = (options: RenderDocumentsOptions) =>
+  options.sections ? undefined : options.workbookThread?.();
+
 const xlsx: DocumentFormat = {
   name: 'xlsx',
   extension: 'xlsx',
+  offThread: ({ options }) => workbookThreadOf(options) !== undefined,
   async write(file, { model, options }) {
+    const thread = workbookThreadOf(options);
+    if (thread) return thread.write(model, file);
     const { writeWorkbook } = await import('./workbook/workbook.ts');
     await writeWorkbook(model, file, options.sections ? { sections: options.sections } : {});
   },
@@ -204,11 +223,12 @@ export async function renderDocuments(
   const pdfFirst = chosen.some((f) => f.name === 'pdf');
   // The formats are written side by side, the PDF first: the others start once its page is loaded in
   // Chromium (or the PDF failed), so that Chromium prints while this process writes them; started
-  // earlier, their work would hold up the messages that lay the page out. The first failure is the
-  // render's; the caller discards the files.
+  // earlier, their work would hold up the messages that lay the page out. A format whose work runs on
+  // another thread (the workbook's) starts at once. The first failure is the render's; the caller
+  // discards the files.
   await Promise.all(
     chosen.map(async (format) => {
-      if (pdfFirst && format.name !== 'pdf') await printingStarted;
+      if (pdfFirst && format.name !== 'pdf' && !format.offThread?.(context)) await printingStarted;
       const file = options.file(format);
       options.onProgress?.({ format: format.name, phase: 'start' });
       try {

@@ -1,4 +1,8 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { warmUpRendering } from './warmup.ts';
 
 describe('warmUpRendering', () => {
@@ -35,4 +39,21 @@ describe('warmUpRendering', () => {
     await warmup.close(); // nothing started, nothing to close
     await expect(warmup.pdf()).rejects.toThrow(/nonexistent\/chromium/); // started only when asked
   });
+
+  it('starts the workbook thread when asked for a workbook, hands out that one thread, and stops it on close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orgreport-warmup-'));
+    try {
+      const warmup = warmUpRendering(new Set(['xlsx']), {}, { workbookThread: true });
+      const thread = warmup.workbook();
+      expect(warmup.workbook()).toBe(thread);
+      await thread.write(makeFixtureModel(), join(dir, 'report.xlsx'));
+      expect(existsSync(join(dir, 'report.xlsx'))).toBe(true);
+      await warmup.closePdf(); // no Chromium here; the thread goes on
+      await thread.write(makeFixtureModel(), join(dir, 'again.xlsx'));
+      await warmup.close();
+      await expect(thread.write(makeFixtureModel(), join(dir, 'closed.xlsx'))).rejects.toThrow(/stopped/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -49,8 +49,9 @@ async function monthlyOf(
   directory: PeopleDirectory | undefined,
 ): Promise<ProduceResult> {
   const formats = reportFormats(config, options.attachXlsx);
-  // Chromium starts, and the PDF page's modules load, while the month is fetched or read.
-  const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
+  // Chromium starts, the PDF page's modules load and the workbook's thread loads ExcelJS, while the
+  // month is fetched or read.
+  const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) }, { workbookThread: true });
   try {
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
     const data = await prepareData(fetched, directory, config);

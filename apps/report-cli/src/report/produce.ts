@@ -126,7 +126,8 @@ async function writeFormats(
       ...(config.templates && { templateDirs: [config.templates] }),
       ...(sections && { sections }),
       pdfRenderer: () => warmup.pdf(),
-      afterPdf: () => warmup.close(), // frees Chromium's memory as soon as the PDF is printed
+      workbookThread: () => warmup.workbook(),
+      afterPdf: () => warmup.closePdf(), // frees Chromium's memory as soon as the PDF is printed
       onProgress: (event) => {
         if (event.phase === 'start') stages.set(event.format, reporter.stage(event.format));
         else stages.get(event.format)?.done(formatBytes(event.bytes));
@@ -189,7 +190,9 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   const { formats } = options;
   const delivering = reportTargets(config).length > 0;
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
-  const warmup = options.warmup ?? warmUpRendering(formats, { executablePath: chromiumOf(config) });
+  const warmup =
+    options.warmup ??
+    warmUpRendering(formats, { executablePath: chromiumOf(config) }, { workbookThread: true });
 
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;
