@@ -12,6 +12,28 @@ import type { Reporter } from '../reporter.ts';
 import { type AcquireFlags, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
 import { syncIntoStore } from './sync-store.ts';
 
+/**
+ * The period read from the store while the sync asks the API which organization the key belongs
+ * to (the one request of a month the store holds): the reading does not wait for the answer. It is
+ * read for the organization the configuration names, else for the store's only organization, and
+ * only when the store holds every day of it; undefined otherwise (a failed read included: the read
+ * after the sync says why).
+ */
+async function readAhead(
+  store: string,
+  config: Config,
+  read: (orgId: string) => Promise<Snapshot>,
+): Promise<{ orgId: string; snapshot: Snapshot } | undefined> {
+  try {
+    const { listOrganizations } = await import('@orgreport/store');
+    const orgs = configuredOrgId(config) ? [] : await listOrganizations(store);
+    const orgId = configuredOrgId(config) ?? (orgs.length === 1 ? orgs[0]!.orgId : undefined);
+    return orgId === undefined ? undefined : { orgId, snapshot: await read(orgId) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The snapshot of the flags' period, from the store of `config.store` (synced first). */
 export async function snapshotFromStore(
   flags: AcquireFlags,
@@ -23,6 +45,14 @@ export async function snapshotFromStore(
   const comparison = comparisonPeriod(period);
   const range = fetchedRangeOf(period, comparison);
   const demoUsers = demoUsersOf(flags);
+  const read = async (orgId: string, organizationName?: string) => {
+    const { readPeriod } = await import('@orgreport/store');
+    return readPeriod(config.store, orgId, period, comparison, {
+      ...(organizationName && { organizationName }),
+      hookEvents: Boolean(config.hookLog),
+    });
+  };
+  const ahead = readAhead(config.store, config, read);
   const synced = await syncIntoStore(
     {
       store: config.store,
@@ -34,13 +64,19 @@ export async function snapshotFromStore(
     config,
     reporter,
     ctx,
-  );
-  const { readPeriod } = await import('@orgreport/store');
-  const stage = reporter.stage('read');
-  const snapshot = await readPeriod(config.store, synced.orgId, period, comparison, {
-    ...(synced.organizationName && { organizationName: synced.organizationName }),
-    hookEvents: Boolean(config.hookLog),
+  ).catch(async (error: unknown) => {
+    await ahead; // no read left running behind the error
+    throw error;
   });
+  const stage = reporter.stage('read');
+  // The read ahead stands when it was of the organization the key reads and the sync wrote nothing.
+  const early = await ahead;
+  const snapshot =
+    early && early.orgId === synced.orgId && synced.spans.length === 0
+      ? early.snapshot
+      : await read(synced.orgId, synced.organizationName);
+  // The name of the sync's connection (the demo's) or of the configuration, as the read would give it.
+  if (synced.organizationName) snapshot.manifest.organization.name = synced.organizationName;
   stage.done(
     `${period.month} from ${config.store}: ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
   );
