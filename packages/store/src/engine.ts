@@ -139,15 +139,15 @@ export class Engine {
    * The rows of `from` (a relation: `read_parquet(...) WHERE ...`) as one array per column of
    * `columns`, in `order`. Text, dates and lists travel as integer codes into a dictionary of their
    * distinct values, so a string is made in JS once per distinct value, not once per row: what makes
-   * reading a month's user-day rows fast.
+   * reading a month's user-day rows fast. One query gives the rows with their codes (each column
+   * joined with its dictionary), another the dictionaries; no table is stored in between, which
+   * costs DuckDB more than the reading itself (compressing what it stores).
    */
   async encodedColumns(
     columns: readonly ColumnSpec[],
     from: string,
     order: string,
   ): Promise<Record<string, unknown[]>> {
-    const id = ++this.#tables;
-    const rows = `__rows_${id}`;
     const text = (c: ColumnSpec) => {
       const name = sqlName(c.name);
       if (c.type === 'DATE') return `strftime(${name}, '%Y-%m-%d')`;
@@ -156,52 +156,50 @@ export class Engine {
     };
     const coded = columns.filter((c) => c.type === 'VARCHAR' || c.type === 'DATE' || c.type === 'VARCHAR[]');
     const plain = columns.filter((c) => !coded.includes(c));
-    // Stored in `order`, so that the table's rowid is the row's place (DuckDB keeps insertion order),
-    // which the joins below lose: cheaper than numbering the rows with a window function.
-    await this.run(
-      `CREATE TEMP TABLE ${rows} AS SELECT ${[
-        ...plain.map(readExpression),
-        ...coded.map((c) => `${text(c)} AS ${sqlName(c.name)}`),
-      ].join(', ')} FROM ${from} ORDER BY ${order}`,
+    const dict = (c: ColumnSpec) => sqlName(`d_${c.name}`);
+    // The rows once (the relation read once), text as text; each dictionary numbers its column's
+    // distinct values in their order.
+    const rows = `WITH __rows AS MATERIALIZED (SELECT ${[
+      ...plain.map(readExpression),
+      ...coded.map((c) => `${text(c)} AS ${sqlName(c.name)}`),
+    ].join(', ')} FROM ${from})`;
+    const dictionaries = coded.map(
+      (c) =>
+        `${dict(c)} AS (SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS k FROM (SELECT DISTINCT ${sqlName(c.name)} AS v FROM __rows WHERE ${sqlName(c.name)} IS NOT NULL))`,
     );
-    try {
-      const dictionaries = new Map<string, unknown[]>();
-      for (const c of coded) {
-        const name = sqlName(c.name);
-        const dict = `__dict_${id}_${c.name}`;
-        await this.run(
-          `CREATE TEMP TABLE ${dict} AS SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS k FROM (SELECT DISTINCT ${name} AS v FROM ${rows} WHERE ${name} IS NOT NULL)`,
-        );
-        const values = (await this.columns(`SELECT v FROM ${dict} ORDER BY k`)).v ?? [];
-        // A list was joined with chr(1); an empty one is the empty string.
-        dictionaries.set(
-          c.name,
-          c.type === 'VARCHAR[]' ? values.map((v) => (v === '' ? [] : String(v).split('\u0001'))) : values,
-        );
-      }
-      const joins = coded
-
+    // `order` names columns, which here are the codes of the coded ones: a code sorts as its value
+    // does (the dictionaries are in order, and both put nulls last), so the rows come in `order`.
+    const out = await this.columns(
+      `${[rows, ...dictionaries].join(', ')} SELECT ${[
+        ...plain.map((c) => `r.${sqlName(c.name)}`),
+        ...coded.map((c) => `${dict(c)}.k AS ${sqlName(c.name)}`),
+      ].join(', ')} FROM __rows AS r ${coded
+        .map((c) => `LEFT JOIN ${dict(c)} ON r.${sqlName(c.name)} = ${dict(c)}.v`)
+        .join(' ')} ORDER BY ${order}`,
+    );
+    if (coded.length === 0) return out;
+    const lists = await this.columns(
+      `${rows} SELECT ${coded
         .map(
           (c) =>
-            `LEFT JOIN __dict_${id}_${c.name} AS ${sqlName(`d_${c.name}`)} ON r.${sqlName(c.name)} = ${sqlName(`d_${c.name}`)}.v`,
+            `list(DISTINCT ${sqlName(c.name)} ORDER BY ${sqlName(c.name)}) FILTER (WHERE ${sqlName(c.name)} IS NOT NULL) AS ${sqlName(c.name)}`,
         )
-        .join(' ');
-      const out = await this.columns(
-        `SELECT ${[
-          ...plain.map((c) => `r.${sqlName(c.name)}`),
-          ...coded.map((c) => `${sqlName(`d_${c.name}`)}.k AS ${sqlName(c.name)}`),
-        ].join(', ')} FROM ${rows} AS r ${joins} ORDER BY r.rowid`,
-      );
-      for (const c of coded) {
-        const dict = dictionaries.get(c.name)!;
-        const codes = out[c.name] ?? [];
-        out[c.name] = codes.map((k) => (k === null || k === undefined ? null : dict[k as number]));
+        .join(', ')} FROM __rows`,
+    );
+    for (const c of coded) {
+      const values = (lists[c.name]?.[0] as unknown[] | null | undefined) ?? [];
+      // A list was joined with chr(1); an empty one is the empty string.
+      const dictionary =
+        c.type === 'VARCHAR[]' ? values.map((v) => (v === '' ? [] : String(v).split('\u0001'))) : values;
+      const codes = out[c.name] ?? [];
+      const decoded: unknown[] = new Array(codes.length);
+      for (let i = 0; i < codes.length; i++) {
+        const k = codes[i];
+        decoded[i] = k === null || k === undefined ? null : dictionary[k as number];
       }
-      return out;
-    } finally {
-      await this.run(`DROP TABLE ${rows}`);
-      for (const c of coded) await this.run(`DROP TABLE IF EXISTS __dict_${id}_${c.name}`);
+      out[c.name] = decoded;
     }
+    return out;
   }
 
   /** The result of `sql` as row objects. */
