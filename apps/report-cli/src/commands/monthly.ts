@@ -54,15 +54,15 @@ async function monthlyOf(
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) }, { workbookThread: true });
   try {
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
-    const data = await prepareData(fetched, directory, config);
-    const history = config.store
-      ? await (await import('../store/read-month.ts')).historyFromStore(
-          config.store,
-          data.snapshot,
-          reportPeriod(options, config),
-          reporter,
+    // The store's months for the trend are read (by DuckDB, on its threads) while the data is prepared.
+    const trend = config.store
+      ? import('../store/read-month.ts').then((m) =>
+          m.historyFromStore(config.store!, fetched, reportPeriod(options, config), reporter),
         )
       : undefined;
+    trend?.catch(() => {}); // a failure is the run's where it is awaited, below
+    const data = await prepareData(fetched, directory, config);
+    const history = await trend;
     const inputs =
       history || data.directory
         ? { ...history, ...(data.directory && { directory: data.directory }) }
