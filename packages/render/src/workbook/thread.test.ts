@@ -24,7 +24,8 @@ async function contents(file: string): Promise<unknown> {
         row.eachCell({ includeEmpty: true }, (cell) => cells.push([cell.value, cell.numFmt ?? null]));
         rows.push(cells);
       });
-      return { name: sheet.name, tables: Object.keys(sheet.tables ?? {}), rows };
+      const tables = (sheet as unknown as { tables?: Record<string, unknown> }).tables ?? {};
+      return { name: sheet.name, tables: Object.keys(tables), rows };
     }),
   };
 }
