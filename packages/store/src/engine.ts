@@ -140,8 +140,8 @@ export class Engine {
    * `columns`, in `order`. Text, dates and lists travel as integer codes into a dictionary of their
    * distinct values, so a string is made in JS once per distinct value, not once per row: what makes
    * reading a month's user-day rows fast. One query gives the rows with their codes (each column
-   * joined with its dictionary), another the dictionaries; no table is stored in between, which
-   * costs DuckDB more than the reading itself (compressing what it stores).
+   * joined with its dictionary), another the dictionaries; no table is stored and dropped in between
+   * (on a 10k-user month, about 60 ms less than a stored table of the rows and one per dictionary).
    */
   async encodedColumns(
     columns: readonly ColumnSpec[],
