@@ -22,7 +22,7 @@ export interface PreparedData {
   directory?: PeopleDirectory;
   /** Present when identities are pseudonyms: recipients and scopes given by real e-mail are mapped with it. */
   pseudonymizer?: Pseudonymizer;
-  /** Everyone of the organization a document might name. */
+  /** Everyone of the organization a document might name (gathered when first read). */
   people: Identity[];
 }
 
@@ -33,18 +33,23 @@ export async function prepareData(
   config: Pick<Config, 'pseudonymKey'>,
 ): Promise<PreparedData> {
   const metrics = await import('@orgreport/metrics');
-  if (!config.pseudonymKey) {
-    return { snapshot, ...(directory && { directory }), people: metrics.identitiesOf(snapshot, directory) };
-  }
+  // Everyone's identities are gathered when first asked for (a report for readers of everyone's
+  // rows never asks), then kept.
+  const withPeople = (data: Omit<PreparedData, 'people'>): PreparedData => {
+    let people: Identity[] | undefined;
+    return Object.defineProperty(data, 'people', {
+      get: () => {
+        people ??= metrics.identitiesOf(data.snapshot, data.directory);
+        return people;
+      },
+      enumerable: true,
+    }) as PreparedData;
+  };
+  if (!config.pseudonymKey) return withPeople({ snapshot, ...(directory && { directory }) });
   const p = metrics.pseudonymizer(config.pseudonymKey);
   const pseudonymous = metrics.pseudonymizeSnapshot(snapshot, p);
   const dir = directory && metrics.pseudonymizeDirectory(directory, p);
-  return {
-    snapshot: pseudonymous,
-    ...(dir && { directory: dir }),
-    pseudonymizer: p,
-    people: metrics.identitiesOf(pseudonymous, dir),
-  };
+  return withPeople({ snapshot: pseudonymous, ...(dir && { directory: dir }), pseudonymizer: p });
 }
 
 /** An e-mail in the run's identities: its pseudonym when the run pseudonymizes. */
