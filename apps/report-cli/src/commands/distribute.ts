@@ -365,6 +365,7 @@ async function inBatches<T>(
 /** Renders each planned report once (its documents committed together) and makes its message. */
 class ReportRenderer {
   private readonly made = new Map<string, Promise<{ model: ReportModel; paths: string[] }>>();
+  private pseudonymousIndex: DirectoryIndex | undefined;
   private readonly written: string[] = [];
   constructor(
     private readonly run: {
@@ -410,10 +411,19 @@ class ReportRenderer {
         report.resolved.kind === 'manager'
           ? { kind: 'manager' as const, name: identity(report.resolved.name) }
           : { kind: report.resolved.kind, name: report.resolved.name };
-      const index = data.pseudonymizer
-        ? metrics.indexDirectory(data.directory!, data.snapshot.manifest.fetchedRange, { managers: true })
-        : undefined;
-      const scope = index ? metrics.resolveScope(index, spec) : report.resolved;
+      // With pseudonyms the scope is resolved again in the run's identities, against an index made once.
+      if (data.pseudonymizer) {
+        this.pseudonymousIndex ??= metrics.indexDirectory(
+          data.directory!,
+          data.snapshot.manifest.fetchedRange,
+          {
+            managers: true,
+          },
+        );
+      }
+      const scope = this.pseudonymousIndex
+        ? metrics.resolveScope(this.pseudonymousIndex, spec)
+        : report.resolved;
       model = metrics.buildReportModel(data.snapshot, {
         generatedAt: organization.generatedAt,
         ...(config.pricePerCredit !== undefined && { pricePerCredit: config.pricePerCredit }),
