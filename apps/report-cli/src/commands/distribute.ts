@@ -28,7 +28,7 @@ import {
 import { UsageError } from '../errors.ts';
 import { OutputSet } from '../output/atomic.ts';
 import { checkChromium, checkTemplates, chromiumOf } from '../report/checks.ts';
-import { type PreparedData, prepareData } from '../report/prepare.ts';
+import { daysOfReport, directoryIndex, type PreparedData, prepareData } from '../report/prepare.ts';
 import { computeModel, reportBaseName } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
@@ -166,25 +166,9 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
   const directory: PeopleDirectory | undefined =
     (await loadDirectory(config.directory)) ??
     (options.demo ? await demoDirectory(demoUsersOf(options) ?? 200, config.today) : undefined);
-  if (!directory) {
-    throw new UsageError(
-      'distribute needs the people directory: set --directory, ORGREPORT_DIRECTORY or "directory" (or use --demo)',
-    );
-  }
-  const { indexDirectory, ScopeError } = await import('@orgreport/metrics');
-  const { comparisonPeriod, fetchedRangeOf } = await import('@orgreport/snapshot').then(async (s) => ({
-    comparisonPeriod: (await import('@orgreport/api-core')).comparisonPeriod,
-    fetchedRangeOf: s.fetchedRangeOf,
-  }));
   // The plan is resolved against the directory as written (recipients are real addresses).
-  let index: DirectoryIndex;
-  try {
-    index = indexDirectory(directory, fetchedRangeOf(period, comparisonPeriod(period)), { managers: true });
-  } catch (error) {
-    if (error instanceof ScopeError) throw new UsageError(error.message, { cause: error });
-    throw error;
-  }
-  const people = new Set(directory.people.map((p) => p.email.toLowerCase())).size;
+  const index = await directoryIndex(directory, await daysOfReport(period), 'distribute');
+  const people = new Set(directory!.people.map((p) => p.email.toLowerCase())).size;
   const resolved = resolvePlan(plan, index, {
     minGroupSize: config.minGroupSize,
     organizationPeople: people,
@@ -413,13 +397,7 @@ class ReportRenderer {
           : { kind: report.resolved.kind, name: report.resolved.name };
       // With pseudonyms the scope is resolved again in the run's identities, against an index made once.
       if (data.pseudonymizer) {
-        this.pseudonymousIndex ??= metrics.indexDirectory(
-          data.directory!,
-          data.snapshot.manifest.fetchedRange,
-          {
-            managers: true,
-          },
-        );
+        this.pseudonymousIndex ??= await directoryIndex(data.directory, data.snapshot.manifest.fetchedRange);
       }
       const scope = this.pseudonymousIndex
         ? metrics.resolveScope(this.pseudonymousIndex, spec)

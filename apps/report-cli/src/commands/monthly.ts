@@ -1,7 +1,7 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 
 import { join } from 'node:path';
-import type { MonthPeriod, Snapshot } from '@orgreport/api-core';
+import type { MonthPeriod } from '@orgreport/api-core';
 import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
 import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
@@ -18,7 +18,7 @@ import {
   reportSummary,
   summary,
 } from '../report/checks.ts';
-import { directoryIndex, identityOf, prepareData, scopeOfRun } from '../report/prepare.ts';
+import { daysOfReport, directoryIndex, identityOf, prepareData, scopeOfRun } from '../report/prepare.ts';
 import {
   computeModel,
   fileSlug,
@@ -72,7 +72,12 @@ async function monthlyOf(
     // A scope is compared with the organization: its model is computed first, from the same data.
     const scope = scoped
       ? {
-          scope: await scopeOfRun(data, await directoryIndex(data), spec, config.minGroupSize),
+          scope: await scopeOfRun(
+            await directoryIndex(data.directory, data.snapshot.manifest.fetchedRange),
+            spec,
+            config.minGroupSize,
+            (email) => identityOf(data, email),
+          ),
           organization: await computeModel(data.snapshot, config, reporter, sections, inputs),
         }
       : undefined;
@@ -115,13 +120,7 @@ async function checkScope(
 ): Promise<void> {
   const spec = await parseScopeFlag(config.scope!);
   if (spec.kind === 'org') return;
-  const { comparisonPeriod } = await import('@orgreport/api-core');
-  const { fetchedRangeOf } = await import('@orgreport/snapshot');
-  const snapshot = {
-    manifest: { fetchedRange: fetchedRangeOf(period, comparisonPeriod(period)) },
-  } as Snapshot;
-  const data = { snapshot, ...(directory && { directory }), people: [] };
-  await scopeOfRun(data, await directoryIndex(data), spec, config.minGroupSize);
+  await scopeOfRun(await directoryIndex(directory, await daysOfReport(period)), spec, config.minGroupSize);
 }
 
 /** `--scope` read, an input error naming the forms when it is none of them. */

@@ -4,7 +4,7 @@
  * snapshot holds a real identity), with everyone a document might name (for the privacy rules), and
  * scopes resolved against the directory in the same identities.
  */
-import type { Snapshot } from '@orgreport/api-core';
+import type { DayRange, MonthPeriod, Snapshot } from '@orgreport/api-core';
 import type {
   DirectoryIndex,
   Identity,
@@ -57,16 +57,30 @@ export function identityOf(data: PreparedData, email: string): string {
   return data.pseudonymizer ? data.pseudonymizer.email(email) : email.toLowerCase();
 }
 
-/** The directory indexed over the snapshot's days, managers followed (a bad manager column is an input error). */
-export async function directoryIndex(data: PreparedData): Promise<DirectoryIndex> {
+/** The days a report of `period` reads: the comparison month's first to the period's last. */
+export async function daysOfReport(period: MonthPeriod): Promise<DayRange> {
+  const { comparisonPeriod } = await import('@orgreport/api-core');
+  const { fetchedRangeOf } = await import('@orgreport/snapshot');
+  return fetchedRangeOf(period, comparisonPeriod(period));
+}
+
+/**
+ * The directory indexed over `range`, managers followed: no directory, or a manager column that
+ * cannot be followed, is an input error.
+ */
+export async function directoryIndex(
+  directory: PeopleDirectory | undefined,
+  range: DayRange,
+  needed = 'a scoped report',
+): Promise<DirectoryIndex> {
   const { indexDirectory, ScopeError } = await import('@orgreport/metrics');
-  if (!data.directory) {
+  if (!directory) {
     throw new UsageError(
-      'a scoped report needs the people directory: set --directory, ORGREPORT_DIRECTORY or "directory"',
+      `${needed} needs the people directory: set --directory, ORGREPORT_DIRECTORY or "directory" (or use --demo)`,
     );
   }
   try {
-    return indexDirectory(data.directory, data.snapshot.manifest.fetchedRange, { managers: true });
+    return indexDirectory(directory, range, { managers: true });
   } catch (error) {
     if (error instanceof ScopeError) throw new UsageError(error.message, { cause: error });
     throw error;
@@ -78,13 +92,13 @@ export async function directoryIndex(data: PreparedData): Promise<DirectoryIndex
  * pseudonym); a scope under the minimum group size is refused: no report singles out people.
  */
 export async function scopeOfRun(
-  data: PreparedData,
   index: DirectoryIndex,
   spec: ScopeSpec,
   minGroupSize: number,
+  identity: (email: string) => string = (email) => email.toLowerCase(),
 ): Promise<ResolvedScope> {
   const { resolveScope, scopeText, ScopeError } = await import('@orgreport/metrics');
-  const inRun = spec.kind === 'manager' ? { ...spec, name: identityOf(data, spec.name) } : spec;
+  const inRun = spec.kind === 'manager' ? { ...spec, name: identity(spec.name) } : spec;
   let resolved: ResolvedScope;
   try {
     resolved = resolveScope(index, inRun);
