@@ -13,7 +13,14 @@ import type { DirectoryIndex, PeopleDirectory, ReportModel, ReportSection } from
 import { warmUpRendering } from '@orgreport/render/warmup';
 import type { Config, ConfigFlags, ReportFormat } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { ledgerPath, normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
+import {
+  checkTargets,
+  isEmailTarget,
+  ledgerPath,
+  normalTarget,
+  reportMessage,
+  sendDeliveries,
+} from '../deliver/send-reports.ts';
 import { demoDirectory, withDemoPrices } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { type Plan, planSchema } from '../distribute/plan-schema.ts';
@@ -192,7 +199,6 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     else printPlan(ctx, summary);
     return;
   }
-  const { checkTargets } = await import('../deliver/send-reports.ts');
   await checkTargets(
     mine.map((d) => d.target),
     { names: config.destinations, cwd: ctx.io.cwd },
@@ -296,7 +302,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
 
 /** An e-mail target of the demo without a mail server: the recipient's folder in the outbox. */
 function demoTarget(target: string, outbox: string | undefined): string {
-  return outbox && /^[^\s@:/]+@[^\s@]+$/.test(target) ? `dir:${join(outbox, target)}` : target;
+  return outbox && isEmailTarget(target) ? `dir:${join(outbox, target)}` : target;
 }
 
 /** The deliveries the ledger does not hold as sent (all of them to a recipient `--resend` names). */

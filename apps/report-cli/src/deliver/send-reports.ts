@@ -154,10 +154,14 @@ export interface SendOptions {
   shard?: { shard: number; of: number };
 }
 
+/** True for a target that is an e-mail address (plain or `mailto:`), which the smtp destination takes. */
+export function isEmailTarget(target: string): boolean {
+  return /^(mailto:)?[^\s@:/]+@[^\s@]+$/i.test(target);
+}
+
 /** An e-mail target in one case, so the same address is the same delivery however it was written. */
 export function normalTarget(target: string): string {
-  const mail = target.replace(/^mailto:/i, '');
-  return /^[^\s@:/]+@[^\s@]+$/.test(mail) ? mail.toLowerCase() : target;
+  return isEmailTarget(target) ? target.replace(/^mailto:/i, '').toLowerCase() : target;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   scopeNames,
   scopeText,
 } from '@orgreport/metrics';
+import { isEmailTarget } from '../deliver/send-reports.ts';
 import { UsageError } from '../errors.ts';
 import type { Plan, PlanRule } from './plan-schema.ts';
 
@@ -73,8 +74,6 @@ export function defaultPlan(mailTo: readonly string[], formats: readonly string[
     ],
   };
 }
-
-const isEmail = (target: string) => /^[^\s@:/]+@[^\s@]+$/.test(target);
 
 /** The default rows a rule's readers see: everyone's for the organization, their own people's for a manager, none for an owner. */
 function defaultRows(rule: PlanRule, spec: ScopeSpec): PersonRows {
@@ -168,7 +167,7 @@ export function resolvePlan(
     }
     for (const target of targets) {
       const recipient = target.startsWith('mailto:') ? target.slice(7) : target;
-      if (isEmail(recipient) && !report.readers.includes(recipient.toLowerCase())) {
+      if (isEmailTarget(recipient) && !report.readers.includes(recipient.toLowerCase())) {
         report.readers.push(recipient.toLowerCase());
       }
       const key = `${id}\u0000${target.toLowerCase()}`;

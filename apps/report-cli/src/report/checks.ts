@@ -4,6 +4,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import type { ReportModel } from '@orgreport/metrics';
 import { defaultChromium } from '@orgreport/render/chromium';
 import type { Config, ReportFormat } from '../config/config.ts';
+import { isEmailTarget } from '../deliver/send-reports.ts';
 import { UsageError } from '../errors.ts';
 import type { CommittedOutput } from '../output/atomic.ts';
 import { formatBytes } from '../reporter.ts';
@@ -24,7 +25,7 @@ function pathProblem(path: string, kind: 'readable directory' | 'executable file
 
 /** True when the run mails: `--email` addresses, or e-mail targets among `--deliver`. */
 export function mailsReports(config: Config): boolean {
-  return config.mailTo.length > 0 || config.deliver.some((t) => /^(mailto:)?[^\s@:/]+@[^\s@]+$/i.test(t));
+  return config.mailTo.length > 0 || config.deliver.some(isEmailTarget);
 }
 
 /** Refuses a mail without an SMTP server and a template directory that cannot be read. */
