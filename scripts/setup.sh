@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up orgreport on a fresh machine with Node 20.19+ and apt. Safe to run again.
-#   - installs the pinned pnpm when it is missing (corepack's signature check fails here)
+#   - installs the pinned pnpm (its standalone executable) when it is missing (corepack's signature check fails here)
 #   - installs the workspace's dependencies exactly as locked
 #   - installs Chromium and its headless shell (for PDFs), fonts, poppler and openpyxl (for tests) from apt when missing
 set -euo pipefail
@@ -14,12 +14,25 @@ command -v node >/dev/null || fail "Node.js 20.19 or newer is required: https://
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
   || fail "Node.js $(node -v) is too old: orgreport needs 20.19 or newer."
 
-# pnpm, the exact version named in package.json
+# pnpm, the exact version named in package.json, as pnpm's standalone executable (@pnpm/exe): it
+# starts in half the time of the JavaScript package (about 0.2 s against 0.4 s), which every
+# `pnpm exec orgreport` pays. --force: its `pnpm` takes the place of another global pnpm's.
 pnpm_version=$(node -p 'require("./package.json").packageManager.split("@")[1]')
-if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
-  say "installing pnpm $pnpm_version"
-  npm install --global --loglevel=error "pnpm@$pnpm_version" >/dev/null \
-    || fail "could not install pnpm $pnpm_version; run: npm install --global pnpm@$pnpm_version"
+standalone_pnpm() {
+  local bin
+  bin=$(command -v pnpm 2>/dev/null) || return 1
+  case "$(readlink -f "$bin")" in "$(npm root --global)/@pnpm/exe/"*) ;; *) return 1 ;; esac
+  [ "$(pnpm --version 2>/dev/null || true)" = "$pnpm_version" ]
+}
+if ! standalone_pnpm; then
+  say "installing pnpm $pnpm_version (standalone)"
+  # npm's output only when it fails (it warns of the package's install script, which links the binary).
+  if ! npm_output=$(npm install --global --force --loglevel=error "@pnpm/exe@$pnpm_version" 2>&1); then
+    printf '%s\n' "$npm_output" >&2
+    fail "could not install pnpm $pnpm_version; run: npm install --global @pnpm/exe@$pnpm_version"
+  fi
+  hash -r
+  standalone_pnpm || fail "pnpm on the PATH ($(command -v pnpm)) is not the one just installed in $(npm prefix --global)/bin: put that folder first on the PATH"
 fi
 hash -r
 
