@@ -66,30 +66,55 @@ export function userSeries(history: WatchHistory): Map<string, ScopeSeries> {
   return out;
 }
 
-/** Each team's or cost center's series: the sums of its members' user days (members by the directory). */
+/** Each person's directory rows by lower-case e-mail, in the order they take effect. */
+export function rowsByPerson(people: readonly WatchPerson[]): Map<string, WatchPerson[]> {
+  const out = new Map<string, WatchPerson[]>();
+  for (const p of people) {
+    const email = p.email.toLowerCase();
+    const rows = out.get(email) ?? [];
+    rows.push(p);
+    out.set(email, rows);
+  }
+  for (const rows of out.values()) rows.sort((a, b) => ((a.validFrom ?? '') < (b.validFrom ?? '') ? -1 : 1));
+  return out;
+}
+
+/** The row in effect on `day`: the latest one that takes effect on or before it; none before the first. */
+export function rowOn(rows: readonly WatchPerson[], day: IsoDate): WatchPerson | undefined {
+  let current: WatchPerson | undefined;
+  for (const row of rows) if (!row.validFrom || row.validFrom <= day) current = row;
+  return current;
+}
+
+/**
+ * Each team's or cost center's series: the sums of its members' user days, each day counted to the
+ * group the person's directory row of that day names (someone who moved counts to each group on its
+ * days). Members: everyone the directory places in the group on any day.
+ */
 export function groupSeries(
   history: WatchHistory,
   people: readonly WatchPerson[],
   kind: 'team' | 'cost_center',
 ): Map<string, ScopeSeries> {
   const days = heldDays(history);
-  const groupOf = new Map(
-    people.map((p) => [p.email.toLowerCase(), kind === 'team' ? p.team : p.costCenter]),
-  );
+  const groupOf = (p: WatchPerson) => (kind === 'team' ? p.team : p.costCenter);
+  const rows = rowsByPerson(people);
   const out = new Map<string, ScopeSeries>();
-  for (const p of people) {
-    const name = kind === 'team' ? p.team : p.costCenter;
-    let s = out.get(name);
-    if (!s) {
-      s = { scope: { kind, name }, values: zeros(days), members: [] };
-      out.set(name, s);
+  for (const [email, personRows] of rows) {
+    for (const name of new Set(personRows.map(groupOf))) {
+      let s = out.get(name);
+      if (!s) {
+        s = { scope: { kind, name }, values: zeros(days), members: [] };
+        out.set(name, s);
+      }
+      s.members!.push(email);
     }
-    s.members!.push(p.email.toLowerCase());
   }
   for (const row of history.userDays) {
-    const group = row.email ? groupOf.get(row.email.toLowerCase()) : undefined;
-    if (group === undefined) continue;
-    const values = out.get(group)!.values as Map<IsoDate, number>;
+    const personRows = row.email ? rows.get(row.email.toLowerCase()) : undefined;
+    const inEffect = personRows && rowOn(personRows, row.date);
+    if (!inEffect) continue;
+    const values = out.get(groupOf(inEffect))!.values as Map<IsoDate, number>;
     if (values.has(row.date)) values.set(row.date, values.get(row.date)! + row.credits);
   }
   for (const s of out.values()) s.members!.sort();

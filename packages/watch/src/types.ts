@@ -92,6 +92,11 @@ export interface WatchPerson {
   costCenter: string;
   /** Their budget in credits per month, from the directory's budget column; undefined without. */
   budget?: number;
+  /**
+   * The day this row takes effect (the directory's `valid_from`): a person's row holds until their
+   * next one, so someone who moved team counts to each team on its days. None: since always.
+   */
+  validFrom?: IsoDate | null;
 }
 
 /** One user's credits on one day (a `user_days` row). */

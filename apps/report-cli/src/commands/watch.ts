@@ -102,6 +102,7 @@ function people(directory: PeopleDirectory | undefined, column: string | undefin
       team: p.team,
       costCenter: p.costCenter,
       ...(budget !== undefined && { budget }),
+      ...(p.validFrom && { validFrom: p.validFrom }),
     };
   });
 }

@@ -164,3 +164,39 @@ describe('budget rule: where a user’s budget comes from', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('budget rule: an effective-dated directory', () => {
+  // d moves from Web to Platform on 2026-10-08, spending 2 credits every day; their budget changes with the move.
+  const moved = historyOf({
+    held,
+    userDays: [...history.userDays, ...userRows('d@x.example', '2026-09-01', LAST, 2, 2)],
+  });
+  const directory: WatchPerson[] = [
+    ...noBudgets,
+    { email: 'd@x.example', team: 'Web', costCenter: 'CC-2', budget: 10 },
+    { email: 'D@x.example', team: 'Platform', costCenter: 'CC-1', budget: 40, validFrom: '2026-10-08' },
+  ];
+  const october = (values: ReadonlyMap<string, number>) =>
+    [...values].filter(([day]) => day.startsWith('2026-10')).reduce((sum, [, v]) => sum + v, 0);
+
+  it("counts a mover's days to the team of each day and takes the budget of today's row", () => {
+    const rules = rulesWith((r) => {
+      r.budgets.teams = { Platform: 1000, Web: 1000 };
+      r.budgets.fromLimits = false;
+    });
+    const targets = budgetTargets(moved, directory, rules.budgets, TODAY);
+    const team = (name: string) => targets.find((t) => t.series.scope.name === name)!.series;
+    // Platform: a and b (54) plus d from 10-08 to 10-14 (7 x 2); Web: c (10) plus d from 10-01 to 10-07 (7 x 2).
+    expect(october(team('Platform').values)).toBe(54 + 14);
+    expect(october(team('Web').values)).toBe(10 + 14);
+    // September, before the move: d is in Web (30 x 2) besides c (weekdays 1: 22).
+    const september = (values: ReadonlyMap<string, number>) =>
+      [...values].filter(([day]) => day.startsWith('2026-09')).reduce((sum, [, v]) => sum + v, 0);
+    expect(september(team('Web').values)).toBe(22 + 60);
+    // d is a member of both (the query behind the alert names everyone of the month).
+    expect(team('Platform').members).toEqual(['a@x.example', 'b@x.example', 'd@x.example']);
+    expect(team('Web').members).toEqual(['c@x.example', 'd@x.example']);
+    const d = targets.find((t) => t.series.scope.kind === 'user' && t.series.scope.name === 'd@x.example');
+    expect(d).toMatchObject({ budget: 40, source: 'directory' });
+  });
+});

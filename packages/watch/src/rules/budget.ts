@@ -10,7 +10,14 @@ import type { IsoDate } from '@orgreport/api-core/dates';
 import { type Forecast, forecastMonth } from '../forecast.ts';
 import { credits, percent, round, scopeLabel } from '../format.ts';
 import { creditsDocument, creditsQuery } from '../more.ts';
-import { groupSeries, organizationSeries, type ScopeSeries, userSeries } from '../series.ts';
+import {
+  groupSeries,
+  organizationSeries,
+  rowOn,
+  rowsByPerson,
+  type ScopeSeries,
+  userSeries,
+} from '../series.ts';
 import type { BudgetRules, Finding, LimitRecord, Severity, WatchHistory, WatchPerson } from '../types.ts';
 
 /** Where a budget comes from. */
@@ -75,9 +82,12 @@ export function budgetTargets(
     }
   }
   const users = userSeries(history);
-  const directory = new Map(
-    people.filter((p) => p.budget !== undefined).map((p) => [p.email.toLowerCase(), p.budget!]),
-  );
+  // A person's budget is their directory row's of today (an effective-dated directory has several).
+  const directory = new Map<string, number>();
+  for (const [email, rows] of rowsByPerson(people)) {
+    const budget = rowOn(rows, today)?.budget;
+    if (budget !== undefined) directory.set(email, budget);
+  }
   const limits = rules.fromLimits ? latestLimits(history.limits, today) : new Map<string, LimitRecord>();
   const names = new Set([
     ...Object.keys(rules.users).map((e) => e.toLowerCase()),
