@@ -2,14 +2,13 @@
  * The page's first render rehearsed while the month is still being read (see warmup.ts): what costs
  * most the first time in a process and nothing after is done here, off the way from the computed
  * model to the PDF. ECharts' code runs slowly until V8 has compiled it (11 charts take about 200 ms
- * the first time, 60 after), the built-in templates are parsed (about 35 ms, then kept by source)
- * and harfbuzz is loaded for the HTML's fonts (about 60 ms). Each step yields to the event loop
+ * the first time, 60 after), the built-in templates are parsed and compiled (about 100 ms, then
+ * kept by source) and harfbuzz is loaded for the HTML's fonts (about 60 ms). Each step yields to the event loop
  * first, so the reading of the month is not held up for long.
  */
-import { resolveSections } from '@orgreport/metrics';
 import { barChart, lineChart, rankingChart, shareChart } from '../charts.ts';
 import { fontFaceCss } from '../fonts.ts';
-import { loadTemplates, sectionPartials } from './template-compile.ts';
+import { prepareLayout } from '../html.ts';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -35,11 +34,7 @@ function drawEachKind(): void {
  * the render's to report, not this: it is swallowed.
  */
 export async function rehearsePage(): Promise<void> {
-  const steps = [
-    () => loadTemplates([], sectionPartials(resolveSections(undefined))),
-    drawEachKind,
-    () => fontFaceCss(''),
-  ];
+  const steps = [() => prepareLayout(), drawEachKind, () => fontFaceCss('')];
   for (const step of steps) {
     await nextTurn();
     try {
