@@ -14,6 +14,17 @@ describe('display text', () => {
     expect(input.a[0]).toBe('\u202Ex');
   });
 
+  it('copies only the arrays and objects on the way to a string it cleans, sharing the rest', () => {
+    const clean = { users: [{ name: 'Ada', credits: 3 }], daily: [1, 2] };
+    expect(displaySafe(clean)).toBe(clean);
+    const input = { users: [{ name: 'Ada' }, { name: '\u202Eeve' }], daily: [1, 2] };
+    const safe = displaySafe(input);
+    expect(safe).toEqual({ users: [{ name: 'Ada' }, { name: 'eve' }], daily: [1, 2] });
+    expect(safe.daily).toBe(input.daily);
+    expect(safe.users[0]).toBe(input.users[0]);
+    expect(input.users[1]!.name).toBe('\u202Eeve');
+  });
+
   it('shortens by code points, never splitting an emoji', () => {
     expect(shortText('🚀🚀🚀', 2)).toBe('🚀…');
     expect(shortText('abc', 3)).toBe('abc');

@@ -11,6 +11,7 @@ import { reportView } from './internal/report-view.ts';
 import {
   COMPILE_OPTIONS,
   loadTemplates,
+  type ParsedTemplate,
   type ParsedTemplates,
   sectionPartials,
 } from './internal/template-compile.ts';
@@ -80,7 +81,12 @@ export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = 
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 const COMPILED_KEPT = 8;
 
-/** The layout of `templates`, its partials registered, compiled once per set of sources. */
+/**
+ * The layout of `templates`, its partials registered, compiled once per set of sources. Compiled
+ * now rather than on first use (`Handlebars.compile` waits for the first call), so that the warm-up
+ * can do it before the model is computed (see {@link prepareLayout}): the templates compiled to
+ * JavaScript (`precompile`) and made functions as Handlebars' own compile does.
+ */
 function compiledLayout(templates: ParsedTemplates): HandlebarsTemplateDelegate {
   const key = JSON.stringify([
     templates.layout.source,
@@ -89,12 +95,22 @@ function compiledLayout(templates: ParsedTemplates): HandlebarsTemplateDelegate 
   const known = compiled.get(key);
   if (known) return known;
   const hb = createReportEnvironment();
-  for (const [name, t] of templates.partials)
-    hb.registerPartial(name, hb.compile(t.program, COMPILE_OPTIONS));
-  const layout = hb.compile(templates.layout.program, COMPILE_OPTIONS);
+  const compileNow = (program: ParsedTemplate['program']) =>
+    hb.template(new Function(`return ${hb.precompile(program, COMPILE_OPTIONS)}`)());
+  for (const [name, t] of templates.partials) hb.registerPartial(name, compileNow(t.program));
+  const layout = compileNow(templates.layout.program);
   if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, layout);
   return layout;
+}
+
+/**
+ * Reads, parses and compiles the templates a render of these options uses, ahead of the render (the
+ * warm-up's rehearsal, internal/rehearsal.ts); the render then finds them compiled.
+ */
+export function prepareLayout(options: Pick<RenderHtmlOptions, 'templateDirs' | 'sections'> = {}): void {
+  const sections = resolveSections(options.sections);
+  compiledLayout(loadTemplates(options.templateDirs ?? [], sectionPartials(sections)));
 }
 
 /** Where the layout's `{{fontFaces}}` go until the document's characters are known. */

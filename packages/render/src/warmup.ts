@@ -5,6 +5,7 @@
  * Whoever starts a warm-up closes it, whatever happens.
  *
  * When a PDF is due, the warm-up loads what the PDF needs first (Puppeteer, then the page's modules).
+ * When a page is due (PDF or HTML), its first render is then rehearsed (see internal/rehearsal.ts).
  * When a workbook is due and the caller asks for its thread, the warm-up starts that thread, which
  * loads ExcelJS at once and later writes the workbook there, beside this one (see workbook/thread.ts).
  */
@@ -29,6 +30,12 @@ export interface RenderWarmup {
 
 /** The modules of the page (the HTML file and the PDF's page). */
 const pageModules = () => import('./html.ts');
+/**
+ * The page's modules, then its first render rehearsed (internal/rehearsal.ts): ECharts' code warmed
+ * up, the built-in templates parsed, harfbuzz loaded, while the month is read rather than after.
+ */
+const preparePage = () =>
+  pageModules().then(() => import('./internal/rehearsal.ts').then((r) => r.rehearsePage()));
 /** The modules of the workbook. */
 const workbookModules = () => import('./workbook/workbook.ts');
 
@@ -80,11 +87,12 @@ export function warmUpRendering(
   // Failures surface where the results are awaited, not as unhandled rejections now.
   if (formats.has('pdf')) {
     warmup.pdf().catch(() => {});
-    pageModules().catch(() => {});
+    preparePage().catch(() => {});
   } else if (threaded) {
-    if (page) pageModules().catch(() => {});
+    if (page) preparePage().catch(() => {});
   } else {
     warmup.modules().catch(() => {});
+    if (page) preparePage().catch(() => {});
   }
   if (threaded) warmup.workbook();
   return warmup;
