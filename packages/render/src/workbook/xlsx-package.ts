@@ -36,6 +36,41 @@ interface PartSink {
   append(source: unknown, data: { name: string }): unknown;
 }
 
+/** A cell style as ExcelJS takes it. */
+export type CellStyle = Partial<ExcelJS.Style>;
+
+/** ExcelJS's registries of the workbook's styles and shared strings, which its own parts are written from. */
+interface WriterRegistries {
+  styles: { addStyleModel(style: CellStyle, type: ExcelJS.ValueType): number };
+  sharedStrings: { add(text: string): number };
+}
+
+/**
+ * A sheet of ExcelJS's streaming writer: the stream of its part, written as rows are committed; its
+ * rows not committed yet, from row `_rowZero` on.
+ */
+interface SheetStream {
+  stream: { write(xml: string): unknown };
+  _rows: unknown[];
+  _rowZero: number;
+}
+
+/**
+ * Where the rows of a sheet written as XML (see sheet-rows.ts) go: the sheet's own part, between
+ * the rows ExcelJS committed before and those it commits after, with the workbook's styles and
+ * shared strings.
+ */
+export interface SheetRowSink {
+  /** The id of `style` for cells holding values like `value`, as ExcelJS registers it (once per style object). */
+  styleId(style: CellStyle, value: ExcelJS.CellValue): number;
+  /** The index of `text` in the workbook's shared strings, added when new. */
+  sharedString(text: string): number;
+  /** Appends `<row>` elements to the sheet's data. */
+  write(xml: string): void;
+  /** Declares the rows before `row` written: ExcelJS's next rows are from `row` on. */
+  end(row: number): void;
+}
+
 function xmlEscape(text: string): string {
   return text.replace(
     /[&<>"']/g,
@@ -138,6 +173,28 @@ export class XlsxPackage {
     this.append(tablePartXml(part, table), { name: `xl/tables/table${part}.xml` });
   }
 
+  /**
+   * Where rows of `sheet` written as XML go. Commit the rows written through ExcelJS before (at
+   * least one, which opens the sheet's data), write, then go on with rows after the written ones.
+   */
+  rowSink(sheet: ExcelJS.Worksheet): SheetRowSink {
+    const { styles, sharedStrings } = this.workbook as unknown as WriterRegistries;
+    const writer = sheet as unknown as SheetStream;
+    if (writer._rows.length > 0) throw new Error(`sheet ${sheet.name}: rows not committed before rows written as XML`);
+    const { stream } = writer;
+    return {
+      styleId: (style, value) => styles.addStyleModel(style, valueType(value)),
+      sharedString: (text) => sharedStrings.add(text),
+      write: (xml) => {
+        if (xml) stream.write(xml);
+      },
+      end: (row) => {
+        // Otherwise ExcelJS would number its next row right after the last it committed.
+        writer._rowZero = row;
+      },
+    };
+  }
+
   /** Commits the sheets with tables, their relationships where ExcelJS writes none, and the workbook. */
   async commit(): Promise<void> {
     for (const sheet of this.sheets) await sheet.commit();
@@ -194,6 +251,16 @@ export class XlsxPackage {
     }
     return text;
   }
+}
+
+/** ExcelJS's type of a cell value, which picks the format of a style without one. */
+function valueType(value: ExcelJS.CellValue): ExcelJS.ValueType {
+  if (value === null || value === undefined) return ExcelJS.ValueType.Null;
+  if (typeof value === 'string') return ExcelJS.ValueType.String;
+  if (typeof value === 'number') return ExcelJS.ValueType.Number;
+  if (typeof value === 'boolean') return ExcelJS.ValueType.Boolean;
+  if (value instanceof Date) return ExcelJS.ValueType.Date;
+  throw new TypeError('only text, numbers, booleans, dates and empty cells are written as XML');
 }
 
 function relationships(parts: readonly number[]): string {
