@@ -60,7 +60,9 @@ export class SheetRows {
         const serial = EXCEL_UNIX_EPOCH + value.getTime() / DAY_MS;
         cells += `<c r="${ref}"${this.styleAttr(j, value)}><v>${serial}</v></c>`;
       } else {
-        throw new TypeError(`a data sheet cell holds text, numbers, booleans and dates (got ${typeof value})`);
+        throw new TypeError(
+          `a data sheet cell holds text, numbers, booleans and dates (got ${typeof value})`,
+        );
       }
     }
     return filled ? `<row r="${r}" spans="${this.spans}" x14ac:dyDescent="0.25">${cells}</row>` : '';

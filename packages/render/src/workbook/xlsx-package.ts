@@ -8,7 +8,11 @@
  * the streaming writer for 100,000 rows.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+// The writer alone: the package's entry loads its readers too (unzipper, sax, ...), about three
+// times the load time, on a thread that only writes.
+import enums from 'exceljs/lib/doc/enums.js';
+import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import { columnLetter } from './cell-refs.ts';
 
 /** An Excel table at A1 of its sheet: a header row, then its data rows. */
@@ -42,7 +46,9 @@ export type CellStyle = Partial<ExcelJS.Style>;
 /** ExcelJS's registries of the workbook's styles and shared strings, which its own parts are written from. */
 interface WriterRegistries {
   styles: { addStyleModel(style: CellStyle, type: ExcelJS.ValueType): number };
-  sharedStrings: { add(text: string): number };
+  sharedStrings: { add(text: string): number; readonly values: readonly unknown[] };
+  /** Appends the shared strings' part, from `sharedStrings`, when there is any. */
+  addSharedStrings(): Promise<void>;
 }
 
 /**
@@ -69,6 +75,38 @@ export interface SheetRowSink {
   write(xml: string): void;
   /** Declares the rows before `row` written: ExcelJS's next rows are from `row` on. */
   end(row: number): void;
+}
+
+/** What ExcelJS leaves out of text in XML: the control characters XML 1.0 has no place for. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters matched.
+const TEXT_ESCAPED = /[&<>"'\r\x7f\x00-\x08\x0b\x0c\x0e-\x1f]/;
+const TEXT_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  // A literal one reads back as a line feed (XML's end-of-line rule).
+  '\r': '&#13;',
+};
+
+/**
+ * Text as a shared string holds it: escaped as ExcelJS escapes it (`xmlEncode`, control characters
+ * left out), carriage returns as character references.
+ */
+export function sharedStringText(text: string): string {
+  if (!TEXT_ESCAPED.test(text)) return text;
+  return text.replace(new RegExp(TEXT_ESCAPED.source, 'g'), (c) => TEXT_ESCAPES[c] ?? '');
+}
+
+/** The shared strings' part as ExcelJS writes it (`<si><t>`, spaces kept where they would be lost). */
+function sharedStringsXml(values: readonly string[]): string {
+  let xml = `${XML_DECLARATION}<sst xmlns="${MAIN_NS}" count="${values.length}" uniqueCount="${values.length}">`;
+  for (const text of values) {
+    const space = /^\s|\n|\s$/.test(text) ? ' xml:space="preserve"' : '';
+    xml += `<si><t${space}>${sharedStringText(text)}</t></si>`;
+  }
+  return `${xml}</sst>`;
 }
 
 function xmlEscape(text: string): string {
@@ -103,9 +141,17 @@ function insertBeforeLast(marker: string, extra: () => string): Transform {
   let held = Buffer.alloc(0);
   return new Transform({
     transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
-      const all = Buffer.concat([held, Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)]);
-      if (all.length > keep) this.push(all.subarray(0, all.length - keep));
-      held = all.length > keep ? all.subarray(all.length - keep) : all;
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      if (bytes.length < keep) {
+        const all = Buffer.concat([held, bytes]);
+        if (all.length > keep) this.push(all.subarray(0, all.length - keep));
+        held = all.length > keep ? all.subarray(all.length - keep) : all;
+      } else {
+        // Passed on as it is but for its last bytes, copied: the writer may reuse its chunks.
+        if (held.length) this.push(held);
+        this.push(bytes.subarray(0, bytes.length - keep));
+        held = Buffer.from(bytes.subarray(bytes.length - keep));
+      }
       done();
     },
     flush(done: TransformCallback) {
@@ -149,7 +195,7 @@ export class XlsxPackage {
   private readonly ownRels = new Set<number>();
 
   constructor(filename: string) {
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    this.workbook = new WorkbookWriter({
       filename,
       useStyles: true,
       useSharedStrings: true,
@@ -158,6 +204,17 @@ export class XlsxPackage {
     // Parts appended through `this.append` are ours; every other one is ExcelJS's, completed here.
     this.append = zip.append.bind(zip);
     zip.append = (source, data) => this.append(this.completed(data.name.replace(/^\//, ''), source), data);
+    // The shared strings' part is written here: ExcelJS's writer takes as long as the data sheets'
+    // cells (the 10k-user workbook has about 20,000 strings), and its carriage returns need escaping.
+    const registries = this.workbook as unknown as WriterRegistries;
+    const addSharedStrings = registries.addSharedStrings.bind(registries);
+    registries.addSharedStrings = async () => {
+      const { values } = registries.sharedStrings;
+      if (values.length === 0) return;
+      // Only text is written here (not rich text, which none of our sheets holds).
+      if (!values.every((v) => typeof v === 'string')) return addSharedStrings();
+      this.append(sharedStringsXml(values as string[]), { name: 'xl/sharedStrings.xml' });
+    };
   }
 
   /** Declares the Excel table at A1 of `sheet`, whose header and rows the caller writes. */
@@ -180,7 +237,8 @@ export class XlsxPackage {
   rowSink(sheet: ExcelJS.Worksheet): SheetRowSink {
     const { styles, sharedStrings } = this.workbook as unknown as WriterRegistries;
     const writer = sheet as unknown as SheetStream;
-    if (writer._rows.length > 0) throw new Error(`sheet ${sheet.name}: rows not committed before rows written as XML`);
+    if (writer._rows.length > 0)
+      throw new Error(`sheet ${sheet.name}: rows not committed before rows written as XML`);
     const { stream } = writer;
     return {
       styleId: (style, value) => styles.addStyleModel(style, valueType(value)),
@@ -255,11 +313,12 @@ export class XlsxPackage {
 
 /** ExcelJS's type of a cell value, which picks the format of a style without one. */
 function valueType(value: ExcelJS.CellValue): ExcelJS.ValueType {
-  if (value === null || value === undefined) return ExcelJS.ValueType.Null;
-  if (typeof value === 'string') return ExcelJS.ValueType.String;
-  if (typeof value === 'number') return ExcelJS.ValueType.Number;
-  if (typeof value === 'boolean') return ExcelJS.ValueType.Boolean;
-  if (value instanceof Date) return ExcelJS.ValueType.Date;
+  const { ValueType } = enums;
+  if (value === null || value === undefined) return ValueType.Null;
+  if (typeof value === 'string') return ValueType.String;
+  if (typeof value === 'number') return ValueType.Number;
+  if (typeof value === 'boolean') return ValueType.Boolean;
+  if (value instanceof Date) return ValueType.Date;
   throw new TypeError('only text, numbers, booleans, dates and empty cells are written as XML');
 }
 
