@@ -1,7 +1,7 @@
 /**
- * Writes one table of the workbook as data sheets through ExcelJS's streaming writer: an Excel table
- * at A1 (one bold header row, frozen), fitted column widths, typed cells with number formats and no
- * merged cells, and a note under the table when there is one. A table longer than a sheet continues
+ * Writes one table of the workbook as data sheets through ExcelJS's streaming writer, the data rows
+ * as XML (sheet-rows.ts): an Excel table at A1 (one bold header row, frozen), fitted column widths,
+ * typed cells with number formats and no merged cells, and a note under the table when there is one. A table longer than a sheet continues
  * on numbered sheets (`Users (2)`, ...), each part a table of its own (`tbl_users_2`).
  */
 import { setImmediate } from 'node:timers/promises';

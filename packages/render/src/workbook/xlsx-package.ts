@@ -5,7 +5,9 @@
  * text, not a formula"), carriage returns in text that survive reading (a literal one reads back as
  * a line feed, XML's end-of-line rule) and the company of the document properties. ExcelJS's in-memory workbook
  * has tables, but holds every cell as an object: five times the time and seven times the memory of
- * the streaming writer for 100,000 rows.
+ * the streaming writer for 100,000 rows. The streaming writer's own row and cell objects still cost
+ * six times the XML they make: a sheet's rows can be written as XML into its part instead
+ * ({@link XlsxPackage.rowSink}), and the shared strings' part is written here.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type ExcelJS from 'exceljs';
@@ -57,6 +59,8 @@ interface WriterRegistries {
  */
 interface SheetStream {
   stream: { write(xml: string): unknown };
+  /** Whether the sheet's data (`<sheetData>`) is open: once its first row is committed. */
+  startedData: boolean;
   _rows: unknown[];
   _rowZero: number;
 }
@@ -77,7 +81,10 @@ export interface SheetRowSink {
   end(row: number): void;
 }
 
-/** What ExcelJS leaves out of text in XML: the control characters XML 1.0 has no place for. */
+/**
+ * The characters text cannot hold as they are in XML: markup, carriage returns, and the control
+ * characters XML 1.0 has no place for, which ExcelJS leaves out.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters matched.
 const TEXT_ESCAPED = /[&<>"'\r\x7f\x00-\x08\x0b\x0c\x0e-\x1f]/;
 const TEXT_ESCAPES: Record<string, string> = {
@@ -94,7 +101,7 @@ const TEXT_ESCAPES: Record<string, string> = {
  * Text as a shared string holds it: escaped as ExcelJS escapes it (`xmlEncode`, control characters
  * left out), carriage returns as character references.
  */
-export function sharedStringText(text: string): string {
+function sharedStringText(text: string): string {
   if (!TEXT_ESCAPED.test(text)) return text;
   return text.replace(new RegExp(TEXT_ESCAPED.source, 'g'), (c) => TEXT_ESCAPES[c] ?? '');
 }
@@ -237,8 +244,8 @@ export class XlsxPackage {
   rowSink(sheet: ExcelJS.Worksheet): SheetRowSink {
     const { styles, sharedStrings } = this.workbook as unknown as WriterRegistries;
     const writer = sheet as unknown as SheetStream;
-    if (writer._rows.length > 0)
-      throw new Error(`sheet ${sheet.name}: rows not committed before rows written as XML`);
+    const committed = () => writer.startedData && writer._rows.length === 0;
+    if (!committed()) throw new Error(`sheet ${sheet.name}: rows written as XML follow committed rows`);
     const { stream } = writer;
     return {
       styleId: (style, value) => styles.addStyleModel(style, valueType(value)),
@@ -247,6 +254,7 @@ export class XlsxPackage {
         if (xml) stream.write(xml);
       },
       end: (row) => {
+        if (!committed()) throw new Error(`sheet ${sheet.name}: a row was added amid rows written as XML`);
         // Otherwise ExcelJS would number its next row right after the last it committed.
         writer._rowZero = row;
       },
