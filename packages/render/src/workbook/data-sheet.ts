@@ -1,17 +1,18 @@
 /**
- * Writes one table of the workbook as data sheets through ExcelJS's streaming writer: an Excel table
- * at A1 (one bold header row, frozen), fitted column widths, typed cells with number formats and no
- * merged cells, and a note under the table when there is one. A table longer than a sheet continues
+ * Writes one table of the workbook as data sheets through ExcelJS's streaming writer, the data rows
+ * as XML (sheet-rows.ts): an Excel table at A1 (one bold header row, frozen), fitted column widths,
+ * typed cells with number formats and no merged cells, and a note under the table when there is one. A table longer than a sheet continues
  * on numbered sheets (`Users (2)`, ...), each part a table of its own (`tbl_users_2`).
  */
 import { setImmediate } from 'node:timers/promises';
 import type { SheetColumn, SheetColumnKind } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
 import { currencyExcelFormat, EXCEL_DATE_FORMAT, EXCEL_DATETIME_FORMAT, EXCEL_FORMATS } from '../format.ts';
-import { cellValue, INERT_TEXT_STYLE, looksLikeFormula } from './cell-values.ts';
+import { cellValue } from './cell-values.ts';
 import type { SheetNames } from './sheet-names.ts';
+import { SheetRows } from './sheet-rows.ts';
 import type { TableNames } from './table-names.ts';
-import type { XlsxPackage } from './xlsx-package.ts';
+import type { CellStyle, XlsxPackage } from './xlsx-package.ts';
 
 /** The most rows an Excel sheet holds, header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -37,8 +38,10 @@ const NOTE_FONT = { italic: true };
 // Not 9: ExcelJS leaves out columns of width 9 (its default), and Excel would show them narrower.
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
-/** Rows written between two pauses of the writer (about 10 ms of work). */
-const YIELD_EVERY_ROWS = 100;
+/** Rows written between two pauses of the writer (a few milliseconds of work). */
+const YIELD_EVERY_ROWS = 500;
+/** Characters of rows' XML handed to the sheet's part at once. */
+const CHUNK_CHARS = 64 * 1024;
 /** Rows looked at to fit column widths: enough to be representative, cheap for a million rows. */
 const WIDTH_SAMPLE = 2_000;
 
@@ -116,9 +119,8 @@ export async function writeDataSheet<Row>(
 ): Promise<void> {
   const widths = fittedWidths(columns, rows);
   const formats = columns.map((c) => numberFormatOf(c.kind, options.currency));
-  // One style object per column, shared by its cells: ExcelJS then finds a cell's style by the
-  // object (a WeakMap) instead of turning each cell's own copy into XML to look it up.
-  const styles = formats.map((numFmt): Partial<ExcelJS.Style> => (numFmt ? { numFmt } : {}));
+  // One style object per column, registered once with ExcelJS (see sheet-rows.ts).
+  const styles = formats.map((numFmt): CellStyle => (numFmt ? { numFmt } : {}));
   for (const part of parts) {
     const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((c, j) => ({
@@ -130,20 +132,24 @@ export async function writeDataSheet<Row>(
     const header = sheet.getRow(1);
     header.font = HEADER_FONT;
     header.commit();
+    // The data rows as XML, in chunks, between the header ExcelJS wrote and the note it writes.
+    const sink = xlsx.rowSink(sheet);
+    const sheetRows = new SheetRows(sink, styles);
+    let xml = '';
     for (let i = part.start; i < part.end; i++) {
       // The rows are written in one go otherwise: a pause now and then lets the rest of the process
       // (Chromium's messages while it prints the PDF) go on meanwhile.
       if ((i - part.start) % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
       const source = rows[i]!;
       const values = columns.map((c) => cellValue(c.value(source), c.kind));
-      const row = sheet.addRow(values);
-      for (let j = 0; j < values.length; j++) {
-        const v = values[j];
-        row.getCell(j + 1).style =
-          typeof v === 'string' && looksLikeFormula(v) ? INERT_TEXT_STYLE : styles[j]!;
+      xml += sheetRows.row(i - part.start + 2, values);
+      if (xml.length >= CHUNK_CHARS) {
+        sink.write(xml);
+        xml = '';
       }
-      row.commit();
     }
+    sink.write(xml);
+    sink.end(part.end - part.start + 2);
     const table = { name: part.table, columns: columns.map((c) => c.header), rows: part.end - part.start };
     xlsx.addTable(sheet, table);
     if (options.note) {

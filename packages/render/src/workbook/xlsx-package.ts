@@ -5,10 +5,16 @@
  * text, not a formula"), carriage returns in text that survive reading (a literal one reads back as
  * a line feed, XML's end-of-line rule) and the company of the document properties. ExcelJS's in-memory workbook
  * has tables, but holds every cell as an object: five times the time and seven times the memory of
- * the streaming writer for 100,000 rows.
+ * the streaming writer for 100,000 rows. The streaming writer's own row and cell objects still cost
+ * six times the XML they make: a sheet's rows can be written as XML into its part instead
+ * ({@link XlsxPackage.rowSink}), and the shared strings' part is written here.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+// The writer alone: the package's entry loads its readers too (unzipper, sax, ...), about three
+// times the load time, on a thread that only writes.
+import enums from 'exceljs/lib/doc/enums.js';
+import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import { columnLetter } from './cell-refs.ts';
 
 /** An Excel table at A1 of its sheet: a header row, then its data rows. */
@@ -34,6 +40,80 @@ const TEXT_FORMAT_ID = 49;
 /** The part of ExcelJS's writer this module works with: the archiver every part is appended to. */
 interface PartSink {
   append(source: unknown, data: { name: string }): unknown;
+}
+
+/** A cell style as ExcelJS takes it. */
+export type CellStyle = Partial<ExcelJS.Style>;
+
+/** ExcelJS's registries of the workbook's styles and shared strings, which its own parts are written from. */
+interface WriterRegistries {
+  styles: { addStyleModel(style: CellStyle, type: ExcelJS.ValueType): number };
+  sharedStrings: { add(text: string): number; readonly values: readonly unknown[] };
+  /** Appends the shared strings' part, from `sharedStrings`, when there is any. */
+  addSharedStrings(): Promise<void>;
+}
+
+/**
+ * A sheet of ExcelJS's streaming writer: the stream of its part, written as rows are committed; its
+ * rows not committed yet, from row `_rowZero` on.
+ */
+interface SheetStream {
+  stream: { write(xml: string): unknown };
+  /** Whether the sheet's data (`<sheetData>`) is open: once its first row is committed. */
+  startedData: boolean;
+  _rows: unknown[];
+  _rowZero: number;
+}
+
+/**
+ * Where the rows of a sheet written as XML (see sheet-rows.ts) go: the sheet's own part, between
+ * the rows ExcelJS committed before and those it commits after, with the workbook's styles and
+ * shared strings.
+ */
+export interface SheetRowSink {
+  /** The id of `style` for cells holding values like `value`, as ExcelJS registers it (once per style object). */
+  styleId(style: CellStyle, value: ExcelJS.CellValue): number;
+  /** The index of `text` in the workbook's shared strings, added when new. */
+  sharedString(text: string): number;
+  /** Appends `<row>` elements to the sheet's data. */
+  write(xml: string): void;
+  /** Declares the rows before `row` written: ExcelJS's next rows are from `row` on. */
+  end(row: number): void;
+}
+
+/**
+ * The characters text cannot hold as they are in XML: markup, carriage returns, and the control
+ * characters XML 1.0 has no place for, which ExcelJS leaves out.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters matched.
+const TEXT_ESCAPED = /[&<>"'\r\x7f\x00-\x08\x0b\x0c\x0e-\x1f]/;
+const TEXT_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  // A literal one reads back as a line feed (XML's end-of-line rule).
+  '\r': '&#13;',
+};
+
+/**
+ * Text as a shared string holds it: escaped as ExcelJS escapes it (`xmlEncode`, control characters
+ * left out), carriage returns as character references.
+ */
+function sharedStringText(text: string): string {
+  if (!TEXT_ESCAPED.test(text)) return text;
+  return text.replace(new RegExp(TEXT_ESCAPED.source, 'g'), (c) => TEXT_ESCAPES[c] ?? '');
+}
+
+/** The shared strings' part as ExcelJS writes it (`<si><t>`, spaces kept where they would be lost). */
+function sharedStringsXml(values: readonly string[]): string {
+  let xml = `${XML_DECLARATION}<sst xmlns="${MAIN_NS}" count="${values.length}" uniqueCount="${values.length}">`;
+  for (const text of values) {
+    const space = /^\s|\n|\s$/.test(text) ? ' xml:space="preserve"' : '';
+    xml += `<si><t${space}>${sharedStringText(text)}</t></si>`;
+  }
+  return `${xml}</sst>`;
 }
 
 function xmlEscape(text: string): string {
@@ -68,9 +148,17 @@ function insertBeforeLast(marker: string, extra: () => string): Transform {
   let held = Buffer.alloc(0);
   return new Transform({
     transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
-      const all = Buffer.concat([held, Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)]);
-      if (all.length > keep) this.push(all.subarray(0, all.length - keep));
-      held = all.length > keep ? all.subarray(all.length - keep) : all;
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      if (bytes.length < keep) {
+        const all = Buffer.concat([held, bytes]);
+        if (all.length > keep) this.push(all.subarray(0, all.length - keep));
+        held = all.length > keep ? all.subarray(all.length - keep) : all;
+      } else {
+        // Passed on as it is but for its last bytes, copied: the writer may reuse its chunks.
+        if (held.length) this.push(held);
+        this.push(bytes.subarray(0, bytes.length - keep));
+        held = Buffer.from(bytes.subarray(bytes.length - keep));
+      }
       done();
     },
     flush(done: TransformCallback) {
@@ -114,7 +202,7 @@ export class XlsxPackage {
   private readonly ownRels = new Set<number>();
 
   constructor(filename: string) {
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    this.workbook = new WorkbookWriter({
       filename,
       useStyles: true,
       useSharedStrings: true,
@@ -123,6 +211,17 @@ export class XlsxPackage {
     // Parts appended through `this.append` are ours; every other one is ExcelJS's, completed here.
     this.append = zip.append.bind(zip);
     zip.append = (source, data) => this.append(this.completed(data.name.replace(/^\//, ''), source), data);
+    // The shared strings' part is written here: ExcelJS's writer takes as long as the data sheets'
+    // cells (the 10k-user workbook has about 20,000 strings), and its carriage returns need escaping.
+    const registries = this.workbook as unknown as WriterRegistries;
+    const addSharedStrings = registries.addSharedStrings.bind(registries);
+    registries.addSharedStrings = async () => {
+      const { values } = registries.sharedStrings;
+      if (values.length === 0) return;
+      // Only text is written here (not rich text, which none of our sheets holds).
+      if (!values.every((v) => typeof v === 'string')) return addSharedStrings();
+      this.append(sharedStringsXml(values as string[]), { name: 'xl/sharedStrings.xml' });
+    };
   }
 
   /** Declares the Excel table at A1 of `sheet`, whose header and rows the caller writes. */
@@ -136,6 +235,30 @@ export class XlsxPackage {
       this.sheets.push(sheet);
     }
     this.append(tablePartXml(part, table), { name: `xl/tables/table${part}.xml` });
+  }
+
+  /**
+   * Where rows of `sheet` written as XML go. Commit the rows written through ExcelJS before (at
+   * least one, which opens the sheet's data), write, then go on with rows after the written ones.
+   */
+  rowSink(sheet: ExcelJS.Worksheet): SheetRowSink {
+    const { styles, sharedStrings } = this.workbook as unknown as WriterRegistries;
+    const writer = sheet as unknown as SheetStream;
+    const committed = () => writer.startedData && writer._rows.length === 0;
+    if (!committed()) throw new Error(`sheet ${sheet.name}: rows written as XML follow committed rows`);
+    const { stream } = writer;
+    return {
+      styleId: (style, value) => styles.addStyleModel(style, valueType(value)),
+      sharedString: (text) => sharedStrings.add(text),
+      write: (xml) => {
+        if (xml) stream.write(xml);
+      },
+      end: (row) => {
+        if (!committed()) throw new Error(`sheet ${sheet.name}: a row was added amid rows written as XML`);
+        // Otherwise ExcelJS would number its next row right after the last it committed.
+        writer._rowZero = row;
+      },
+    };
   }
 
   /** Commits the sheets with tables, their relationships where ExcelJS writes none, and the workbook. */
@@ -194,6 +317,17 @@ export class XlsxPackage {
     }
     return text;
   }
+}
+
+/** ExcelJS's type of a cell value, which picks the format of a style without one. */
+function valueType(value: ExcelJS.CellValue): ExcelJS.ValueType {
+  const { ValueType } = enums;
+  if (value === null || value === undefined) return ValueType.Null;
+  if (typeof value === 'string') return ValueType.String;
+  if (typeof value === 'number') return ValueType.Number;
+  if (typeof value === 'boolean') return ValueType.Boolean;
+  if (value instanceof Date) return ValueType.Date;
+  throw new TypeError('only text, numbers, booleans, dates and empty cells are written as XML');
 }
 
 function relationships(parts: readonly number[]): string {
