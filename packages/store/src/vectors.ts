@@ -24,7 +24,7 @@ function numericFields(
   if (!LITTLE_ENDIAN) return null;
   const { items, validity } = vector as unknown as NumericVectorFields;
   if (!(items instanceof Float64Array || items instanceof Int32Array)) return null;
-  if (!validity || validity.offset !== 0) return null;
+  if (validity?.offset !== 0) return null;
   if (validity.data === null) return { items, valid: null };
   if (!(validity.data instanceof BigUint64Array) || validity.data.length * 64 < items.length) return null;
   const words = validity.data;
