@@ -33,7 +33,7 @@ import { type FigureValues, headlineFigures } from './transforms/figures.ts';
 import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
 import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
-import { sumBy } from './transforms/sum-by.ts';
+import { columnValues, sumBy } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
 import { userTotals } from './transforms/user-totals.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
@@ -136,8 +136,11 @@ function inRange<T extends { date: string }>(rows: readonly T[], span: DayRange)
 function activeIdentities(users: ColumnTable, data: UserDayData): { ids: Set<string>; emails: Set<string> } {
   const ids = new Set<string>();
   const emails = new Set<string>();
-  const active = users.filter((d: Row) => d.active_days > 0);
-  for (const uid of active.array('uid') as ArrayLike<number> as number[]) {
+  const uids = columnValues(users, 'uid') as ArrayLike<number>;
+  const days = columnValues(users, 'active_days') as ArrayLike<number>;
+  for (let i = 0; i < uids.length; i++) {
+    if (!(days[i]! > 0)) continue;
+    const uid = uids[i]!;
     ids.add(data.userIds[uid]!);
     const email = data.emails[uid];
     if (email) emails.add(email.toLowerCase());
