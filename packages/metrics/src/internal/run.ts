@@ -32,8 +32,8 @@ import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
 import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
-import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
-import { columnValues, sumBy } from './transforms/sum-by.ts';
+import { inSpan, ratioOrNull, type Span } from './transforms/span.ts';
+import { columnValues, rowsWhere, sumBy, withRatios } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
 import { userTotals } from './transforms/user-totals.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
@@ -151,7 +151,7 @@ function activeIdentities(users: ColumnTable, data: UserDayData): { ids: Set<str
 /** Active users per week index of {@link userWeekLevels} rows. */
 function activeUsersByWeek(weekLevels: ColumnTable): Map<number, number> {
   const out = new Map<number, number>();
-  const active = weekLevels.filter((d: Row) => d.active_days > 0);
+  const active = rowsWhere(weekLevels, 'active_days', (v) => v > 0);
   if (active.numRows() === 0) return out;
   const t = sumBy(sumBy(active, ['week', 'uid'], []), ['week'], [], 'n');
   const weeks = t.array('week') as ArrayLike<number>;
@@ -233,10 +233,7 @@ function spanFigures(
   const who = activeIdentities(users, data);
   const activeUsers = who.ids.size;
   const dau = dauStats(daily, (d) => activityDates.has(d));
-  const ratios = users
-    .filter((d: Row) => d.user_messages > 0)
-    .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
-  const stats = autonomyStatsAt(autonomyStats(ratios), 0);
+  const stats = autonomyStatsAt(autonomyStats(withRatios(users)), 0);
   const seats = seatStats(
     source.seatUsers(span.end),
     span.end,
@@ -346,7 +343,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     end: w.end,
     autonomy: autonomyStatsAt(weekStats, weekStatsRow.get(i) ?? -1),
     autonomyMix: mixOf(w),
-    delegation: delegationMix(weekPrimary.params({ w: i }).filter((d: Row, $: Row) => d.week === $.w)),
+    delegation: delegationMix(rowsWhere(weekPrimary, 'week', (week) => week === i)),
   }));
   const monthPrimary = primaryDelegation(weekLevels, data.levels);
   const current = spanFigures(

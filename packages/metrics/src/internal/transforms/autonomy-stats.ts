@@ -6,9 +6,8 @@
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
 import type { AutonomyStats } from '../../model.ts';
-import type { Row } from './span.ts';
 import { finiteOrNull } from './span.ts';
-import { columnValues, sumBy } from './sum-by.ts';
+import { columnValues, sumBy, withRatios } from './sum-by.ts';
 
 /**
  * Each user's autonomy ratio over the rows (per `week` when `byWeek`): sum(tool_calls) /
@@ -19,9 +18,7 @@ import { columnValues, sumBy } from './sum-by.ts';
  * userAutonomyRatios(rows) // table of uid, tool_calls, user_messages, ratio
  */
 export function userAutonomyRatios(rows: ColumnTable, byWeek = false): ColumnTable {
-  return sumBy(rows, byWeek ? ['uid', 'week'] : ['uid'], ['tool_calls', 'user_messages'])
-    .filter((d: Row) => d.user_messages > 0)
-    .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
+  return withRatios(sumBy(rows, byWeek ? ['uid', 'week'] : ['uid'], ['tool_calls', 'user_messages']));
 }
 
 /**

@@ -6,8 +6,7 @@ import { DELEGATION_LEVELS } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
 import type { DelegationMix } from '../../model.ts';
-import type { Row } from './span.ts';
-import { columnValues, sumBy } from './sum-by.ts';
+import { columnValues, rowsWhere, sumBy } from './sum-by.ts';
 import { WEEK_SLOTS } from './user-week-levels.ts';
 
 /** Key of the mix for users whose primary level is missing. */
@@ -20,6 +19,11 @@ function levelBefore(a: string, b: string): boolean {
   const ra = LEVEL_RANK.get(a) ?? DELEGATION_LEVELS.length;
   const rb = LEVEL_RANK.get(b) ?? DELEGATION_LEVELS.length;
   return ra !== rb ? ra < rb : a < b;
+}
+
+/** Rows summed over the month, as week 0 (`primaryDelegation` then reads them as one week). */
+function monthRows(sums: ColumnTable): ColumnTable {
+  return sums.assign({ week: new Float64Array(sums.numRows()) });
 }
 
 /**
@@ -39,11 +43,13 @@ export function primaryDelegation(
 ): ColumnTable {
   const rows = byWeek
     ? weekLevels
-    : sumBy(
-        weekLevels.filter((d: Row) => d.active_days > 0),
-        ['uid', 'lvl'],
-        ['tool_calls', 'active_days'],
-      ).derive({ week: () => 0 });
+    : monthRows(
+        sumBy(
+          rowsWhere(weekLevels, 'active_days', (v) => v > 0),
+          ['uid', 'lvl'],
+          ['tool_calls', 'active_days'],
+        ),
+      );
   const uids = columnValues(rows, 'uid') as ArrayLike<number>;
   const weeks = columnValues(rows, 'week') as ArrayLike<number>;
   const lvls = columnValues(rows, 'lvl') as ArrayLike<number>;

@@ -7,6 +7,7 @@
 
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
+import { BitSet } from 'arquero';
 
 /**
  * Key spaces up to this size, or up to {@link DENSE_PER_ROW} slots a row, are looked up through an
@@ -26,6 +27,43 @@ const DENSE_PER_ROW = 8;
 export function columnValues(table: ColumnTable, name: string): ArrayLike<unknown> {
   if (!table.isFiltered() && !table.isOrdered()) return table.column(name) as unknown as ArrayLike<unknown>;
   return table.array(name) as ArrayLike<unknown>;
+}
+
+/**
+ * The rows of `table` (its filter respected) whose value of `column` passes `test`: the filter's
+ * bits set straight from the column, where an arquero expression would be parsed, compiled and
+ * called through a column accessor per row.
+ *
+ * @example
+ * rowsWhere(weekLevels, 'active_days', (v) => v > 0) // the rows with active days
+ */
+export function rowsWhere(table: ColumnTable, column: string, test: (value: number) => boolean): ColumnTable {
+  const values = table.column(column) as unknown as ArrayLike<number>;
+  const n = table.totalRows();
+  const filter = new BitSet(n);
+  for (let i = 0; i < n; i++) if (test(values[i]!)) filter.set(i);
+  const mask = table.mask();
+  return table.create({ filter: mask ? filter.and(mask) : filter });
+}
+
+/**
+ * The autonomy ratio (tool calls / user messages) of each row of `sums` with user messages, as a
+ * table of those rows with a `ratio` column.
+ *
+ * @example
+ * withRatios(sumBy(rows, ['uid'], ['tool_calls', 'user_messages']))
+ */
+export function withRatios(sums: ColumnTable): ColumnTable {
+  const rows = rowsWhere(sums, 'user_messages', (v) => v > 0);
+  const calls = columnValues(rows, 'tool_calls') as ArrayLike<number>;
+  const messages = columnValues(rows, 'user_messages') as ArrayLike<number>;
+  const ratio = new Float64Array(calls.length);
+  for (let i = 0; i < ratio.length; i++) ratio[i] = calls[i]! / messages[i]!;
+  return aq
+    .table(Object.fromEntries(rows.columnNames().map((name) => [name, columnValues(rows, name)])))
+    .assign({
+      ratio,
+    });
 }
 
 /** `column`'s values at `rows` added to their group's sum (one loop per kind of column, see {@link addInto}). */
