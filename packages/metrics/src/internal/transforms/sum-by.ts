@@ -54,16 +54,14 @@ export function rowsWhere(table: ColumnTable, column: string, test: (value: numb
  * withRatios(sumBy(rows, ['uid'], ['tool_calls', 'user_messages']))
  */
 export function withRatios(sums: ColumnTable): ColumnTable {
-  const rows = rowsWhere(sums, 'user_messages', (v) => v > 0);
-  const calls = columnValues(rows, 'tool_calls') as ArrayLike<number>;
-  const messages = columnValues(rows, 'user_messages') as ArrayLike<number>;
-  const ratio = new Float64Array(calls.length);
+  // The ratio is computed on every row of the columns (those without user messages are then
+  // left out by the filter), so that no column is copied.
+  const all = sums.isFiltered() || sums.isOrdered() ? sums.reify() : sums;
+  const calls = all.column('tool_calls') as unknown as ArrayLike<number>;
+  const messages = all.column('user_messages') as unknown as ArrayLike<number>;
+  const ratio = new Float64Array(all.numRows());
   for (let i = 0; i < ratio.length; i++) ratio[i] = calls[i]! / messages[i]!;
-  return aq
-    .table(Object.fromEntries(rows.columnNames().map((name) => [name, columnValues(rows, name)])))
-    .assign({
-      ratio,
-    });
+  return rowsWhere(all.assign({ ratio }), 'user_messages', (v) => v > 0);
 }
 
 /** `column`'s values at `rows` added to their group's sum (one loop per kind of column, see {@link addInto}). */
