@@ -118,7 +118,7 @@ export function userTotals(
   const rr = columnValues(ratios, 'ratio') as ArrayLike<number>;
   for (let i = 0; i < ru.length; i++) autonomy.set(ru[i]!, rr[i]!);
 
-  const col = (name: string) => sums.array(name) as ArrayLike<number>;
+  const col = (name: string) => columnValues(sums, name) as ArrayLike<number>;
   const uids = col('uid');
   const c = Object.fromEntries(['active_days', ...SUMMED].map((name) => [name, col(name)])) as Record<
     string,
