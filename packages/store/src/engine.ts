@@ -228,8 +228,9 @@ export class Engine {
    * with chr(0) in a value (the split then gives too many) is read as its list.
    */
   private async enumValues(types: readonly string[]): Promise<string[][]> {
+    // Each type's list of values is made once (a CTE), then counted and joined.
     const [joined] = await this.rows(
-      `SELECT ${types.map((t, i) => `len(enum_range(NULL::${t})) AS n${i}, array_to_string(enum_range(NULL::${t}), chr(0)) AS v${i}`).join(', ')}`,
+      `WITH ranges AS (SELECT ${types.map((t, i) => `enum_range(NULL::${t}) AS r${i}`).join(', ')}) SELECT ${types.map((_, i) => `len(r${i}) AS n${i}, array_to_string(r${i}, chr(0)) AS v${i}`).join(', ')} FROM ranges`,
     );
     const out: string[][] = [];
     for (const [i, type] of types.entries()) {
