@@ -111,13 +111,6 @@ function isoDays(days: readonly unknown[] = []): unknown[] {
   });
 }
 
-/**
- * DuckDB's threads for reading a period and its history: one. A month's queries are small (a few
- * hundred thousand rows), and a second thread costs more CPU in coordination than it saves in
- * time on a machine whose other core is busy (the report's rendering starts beside the read).
- */
-export const READ_THREADS = 1;
-
 /** An open in-memory DuckDB with one connection. */
 export class Engine {
   #names = 0;
@@ -126,15 +119,9 @@ export class Engine {
     readonly connection: DuckDBConnection,
   ) {}
 
-  /**
-   * Opens an engine; instants are read and written in UTC. `threads` bounds DuckDB's worker
-   * threads (default: one a core).
-   */
-  static async open(options: { threads?: number } = {}): Promise<Engine> {
-    const instance = await DuckDBInstance.create(
-      ':memory:',
-      options.threads === undefined ? {} : { threads: String(options.threads) },
-    );
+  /** Opens an engine; instants are read and written in UTC. */
+  static async open(): Promise<Engine> {
+    const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     return new Engine(instance, connection);

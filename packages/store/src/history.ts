@@ -13,7 +13,7 @@ import {
   previousMonth,
 } from '@orgreport/api-core';
 import { engineRead } from './damage.ts';
-import { Engine, READ_THREADS, sqlString } from './engine.ts';
+import { Engine, sqlString } from './engine.ts';
 import { StoreError } from './errors.ts';
 import type { StoreLayout } from './layout.ts';
 import { missingSpans, readState } from './state.ts';
@@ -114,7 +114,7 @@ export async function readHistory(
     wanted.unshift(m);
     m = previousMonth(m);
   }
-  const engine = await Engine.open({ threads: READ_THREADS });
+  const engine = await Engine.open();
   try {
     const out: StoredMonth[] = [];
     for (const month of wanted) {

@@ -13,7 +13,7 @@ import {
 } from '@orgreport/api-core';
 import { fetchedRangeOf, periodNotes, revisionsInRange } from '@orgreport/snapshot';
 import { engineRead } from './damage.ts';
-import { Engine, READ_THREADS, readExpression, sqlString } from './engine.ts';
+import { Engine, readExpression, sqlString } from './engine.ts';
 import { StoreError } from './errors.ts';
 import { entries } from './files.ts';
 import type { StoreLayout } from './layout.ts';
@@ -155,7 +155,7 @@ export async function readPeriod(
   const range = fetchedRangeOf(period, comparison);
   const state = await stateHolding(layout, orgId, range);
   const months = splitByMonth([range]).map((s) => s.start.slice(0, 7));
-  const engine = await Engine.open({ threads: READ_THREADS });
+  const engine = await Engine.open();
   try {
     const read = new DatasetReader(engine, layout, orgId);
     const dated = (dataset: string) => read.rows(dataset, months, within('date', range), 'date, position');
