@@ -55,3 +55,40 @@ describe('Engine.encodedColumns', () => {
     expect(c).toEqual({ user_id: [], date: [], n: [], k: [], langs: [] });
   });
 });
+
+describe('Engine.textRows', () => {
+  const USERS: ColumnSpec[] = [
+    { name: 'position', type: 'INTEGER', doc: '' },
+    { name: 'as_of', type: 'DATE', doc: '' },
+    { name: 'email', type: 'VARCHAR', doc: '' },
+  ];
+
+  beforeEach(async () => {
+    await engine.run('CREATE TABLE u (position INTEGER, as_of DATE, email VARCHAR)');
+  });
+
+  it('gives the rows in order, null and empty text apart', async () => {
+    await engine.run(`INSERT INTO u VALUES
+      (2, DATE '2026-11-02', ''), (0, DATE '2026-11-01', 'a@example.com'), (1, NULL, NULL), (3, DATE '2026-11-03', 'é ü')`);
+    expect(await engine.textRows(USERS, 'u WHERE true', 'position')).toEqual([
+      { position: 0, as_of: '2026-11-01', email: 'a@example.com' },
+      { position: 1, as_of: null, email: null },
+      { position: 2, as_of: '2026-11-02', email: '' },
+      { position: 3, as_of: '2026-11-03', email: 'é ü' },
+    ]);
+  });
+
+  it('reads text holding its separators too', async () => {
+    await engine.run(`INSERT INTO u VALUES (1, NULL, 'b' || chr(0) || 'c'), (0, NULL, 'a')`);
+    expect(await engine.textRows(USERS, 'u WHERE true', 'position')).toEqual([
+      { position: 0, as_of: null, email: 'a' },
+      { position: 1, as_of: null, email: 'b\u0000c' },
+    ]);
+    await engine.run(`UPDATE u SET email = 'd' || chr(2) || 'e' WHERE position = 1`);
+    expect((await engine.textRows(USERS, 'u WHERE true', 'position'))[1]?.email).toBe('d\u0002e');
+  });
+
+  it('gives no rows of an empty relation', async () => {
+    expect(await engine.textRows(USERS, 'u WHERE true', 'position')).toEqual([]);
+  });
+});

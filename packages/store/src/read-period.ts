@@ -93,6 +93,24 @@ class DatasetReader {
     return sql ? engineRead(this.layout, files, () => this.engine.rows(sql)) : [];
   }
 
+  /** Rows of `dataset` in `months` matching `where`, ordered, read for mostly distinct text (see `Engine.textRows`). */
+  async textRows(
+    dataset: string,
+    months: readonly string[],
+    where: string,
+    order: string,
+  ): Promise<Array<Record<string, unknown>>> {
+    const files = await this.files(dataset, months);
+    if (files.length === 0) return [];
+    return engineRead(this.layout, files, () =>
+      this.engine.textRows(
+        datasetSpec(dataset).columns,
+        `read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where}`,
+        order,
+      ),
+    );
+  }
+
   /** Columns of `dataset` in `months` matching `where`, ordered (empty columns when none). */
   async columns(
     dataset: string,
@@ -186,7 +204,7 @@ export async function readPeriod(
     );
     const latestUsers = (await read.months('org_users')).at(-1);
     const orgUsers = latestUsers
-      ? orgUsersFromRows(await read.rows('org_users', [latestUsers], 'true', 'position'))
+      ? orgUsersFromRows(await read.textRows('org_users', [latestUsers], 'true', 'position'))
       : [];
     const allRevisions = controlsFromRows(
       await read.rows('control_revisions', await read.months('control_revisions'), 'true', 'revision DESC'),
