@@ -116,12 +116,16 @@ function isoDays(days: readonly unknown[] = []): unknown[] {
   });
 }
 
+/** Names of the tables and types engines make (one count for the process: connections share a database). */
+let names = 0;
+
 /** An open in-memory DuckDB with one connection. */
 export class Engine {
-  #names = 0;
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
+    /** False for an engine of {@link connect}, whose database another engine closes. */
+    private readonly ownsInstance = true,
   ) {}
 
   /** Opens an engine; instants are read and written in UTC. */
@@ -130,6 +134,16 @@ export class Engine {
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     return new Engine(instance, connection);
+  }
+
+  /**
+   * Another connection to the same database, for queries that run beside this engine's (a
+   * connection runs one query at a time). Close it before this engine.
+   */
+  async connect(): Promise<Engine> {
+    const connection = await this.instance.connect();
+    await connection.run("SET TimeZone = 'UTC'");
+    return new Engine(this.instance, connection, false);
   }
 
   async run(sql: string): Promise<void> {
@@ -175,7 +189,7 @@ export class Engine {
     order: string,
   ): Promise<Record<string, unknown[]>> {
     const coded = columns.filter((c) => c.type === 'VARCHAR' || c.type === 'VARCHAR[]');
-    const enumOf = new Map(coded.map((c) => [c, `codes_${++this.#names}`]));
+    const enumOf = new Map(coded.map((c) => [c, `codes_${++names}`]));
     // A list is coded as its items joined by chr(1).
     const text = (c: ColumnSpec) =>
       c.type === 'VARCHAR[]' ? `array_to_string(${sqlName(c.name)}, chr(1))` : sqlName(c.name);
@@ -285,7 +299,7 @@ export class Engine {
    * its name. Values go in by chunks of 2,048 rows, never as one SQL text.
    */
   async stage(columns: readonly ColumnSpec[], table: RowTable): Promise<string> {
-    const name = `staged_${++this.#names}`;
+    const name = `staged_${++names}`;
     const specs = [...columns, { name: '__month', type: 'VARCHAR', doc: '' } as ColumnSpec];
     await this.connection.run(
       `CREATE TABLE ${name} (${specs.map((c) => `${sqlName(c.name)} ${STAGING[c.type].type.toString()}`).join(', ')})`,
@@ -312,6 +326,6 @@ export class Engine {
 
   close(): void {
     this.connection.closeSync();
-    this.instance.closeSync();
+    if (this.ownsInstance) this.instance.closeSync();
   }
 }
