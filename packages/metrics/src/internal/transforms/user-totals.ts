@@ -63,20 +63,32 @@ export function userLanguages(
   const uids = columnValues(t, 'uid') as ArrayLike<number>;
   const lngs = columnValues(t, 'lng') as ArrayLike<number>;
   const days = columnValues(t, 'days') as ArrayLike<number>;
-  const perUser = new Map<number, Map<string, number>>();
+  // Each user's languages with their days, as a short list searched in place (users work in a
+  // few languages: a Map per user costs more than the search).
+  const perUser = new Map<number, { langs: string[]; days: number[] }>();
   for (let i = 0; i < uids.length; i++) {
     const set = data.languageSets[lngs[i]!] ?? [];
     if (set.length === 0) continue;
     const uid = uids[i]!;
-    const counts = perUser.get(uid) ?? new Map<string, number>();
-    perUser.set(uid, counts);
-    for (const lang of set) counts.set(lang, (counts.get(lang) ?? 0) + days[i]!);
+    let user = perUser.get(uid);
+    if (!user) {
+      user = { langs: [], days: [] };
+      perUser.set(uid, user);
+    }
+    for (const lang of set) {
+      const k = user.langs.indexOf(lang);
+      if (k < 0) {
+        user.langs.push(lang);
+        user.days.push(days[i]!);
+      } else user.days[k] = user.days[k]! + days[i]!;
+    }
   }
   const out = new Map<number, string[]>();
-  for (const [uid, counts] of perUser) {
+  for (const [uid, user] of perUser) {
+    const byDays = user.langs.map((lang, k) => [lang, user.days[k]!] as const);
     out.set(
       uid,
-      [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([lang]) => lang),
+      byDays.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([lang]) => lang),
     );
   }
   return out;
