@@ -35,7 +35,7 @@ import { seatStats } from './transforms/seats.ts';
 import { inSpan, ratioOrNull, type Span } from './transforms/span.ts';
 import { columnValues, rowsWhere, sumBy, withRatios } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
-import { userTotals } from './transforms/user-totals.ts';
+import { userSums, userTotals } from './transforms/user-totals.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
 import { usersDailySeries } from './transforms/users-daily-series.ts';
 import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
@@ -163,7 +163,7 @@ function activeUsersByWeek(weekLevels: ColumnTable): Map<number, number> {
 /** What a span's figures are computed from, beside the snapshot (the period's are built once for the report). */
 interface SpanInputs {
   span: MonthPeriod;
-  /** The span's {@link perUserActivity}. */
+  /** The span's users with `active_days`, `tool_calls` and `user_messages` ({@link perUserActivity}, {@link userSums}). */
   users: ColumnTable;
   daily: readonly DailyRow[];
   /** Days of the span that have `/activity` rows. */
@@ -346,12 +346,13 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     delegation: delegationMix(rowsWhere(weekPrimary, 'week', (week) => week === i)),
   }));
   const monthPrimary = primaryDelegation(weekLevels, data.levels);
+  const monthUsers = userSums(weekLevels);
   const current = spanFigures(
     snapshot,
     source,
     {
       span: period,
-      users: perUserActivity(weekLevels, 'active_days'),
+      users: monthUsers,
       daily,
       activityDates,
       controlChanges: controls.changes.length,
@@ -416,6 +417,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
       pricePerCredit: price,
       creditLimits,
       primary: monthPrimary,
+      sums: monthUsers,
     }),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());

@@ -123,6 +123,10 @@ function keysAt(column: unknown, rows: ArrayLike<number>): Float64Array {
     for (let r = 0; r < rows.length; r++) out[r] = column[rows[r]!]!;
     return out;
   }
+  if (column instanceof Float64Array) {
+    for (let r = 0; r < rows.length; r++) out[r] = column[rows[r]!]!;
+    return out;
+  }
   const values = column as ArrayLike<unknown>;
   for (let r = 0; r < rows.length; r++) out[r] = Number(values[rows[r]!] ?? 0);
   return out;

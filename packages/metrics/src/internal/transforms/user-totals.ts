@@ -5,10 +5,9 @@
 
 import type { ColumnTable } from 'arquero';
 import type { UserMonthRow } from '../../model.ts';
-import { userAutonomyRatios } from './autonomy-stats.ts';
 import { costOf } from './credits.ts';
 import { primaryDelegation } from './delegation.ts';
-import { columnValues, sumBy } from './sum-by.ts';
+import { columnValues, sumBy, withRatios } from './sum-by.ts';
 import type { UserDayData } from './user-days.ts';
 import { USER_SUMMED as SUMMED } from './user-week-levels.ts';
 
@@ -94,10 +93,23 @@ export function userLanguages(
   return out;
 }
 
+/**
+ * One row per user of {@link userWeekLevels} rows with `active_days` and the sums of
+ * {@link USER_SUMMED}: what the user totals, the active users and the autonomy ratios share.
+ *
+ * @example
+ * userSums(weekLevels) // table of uid, active_days, credits, tool_calls, ...
+ */
+export function userSums(weekLevels: ColumnTable): ColumnTable {
+  return sumBy(weekLevels, ['uid'], ['active_days', ...SUMMED]);
+}
+
 export interface UserTotalsOptions {
   pricePerCredit: number | null;
   /** The span's {@link primaryDelegation} when already computed (it is computed otherwise). */
   primary?: ColumnTable;
+  /** The span's {@link userSums} when already computed (they are computed otherwise). */
+  sums?: ColumnTable;
   /** Credit limit by lower-cased e-mail. */
   creditLimits: ReadonlyMap<string, number>;
 }
@@ -116,7 +128,7 @@ export function userTotals(
   options: UserTotalsOptions,
 ): UserMonthRow[] {
   if (weekLevels.numRows() === 0) return [];
-  const sums = sumBy(weekLevels, ['uid'], ['active_days', ...SUMMED]);
+  const sums = options.sums ?? userSums(weekLevels);
   const models = primaryModels(userDays, data);
   const languages = userLanguages(userDays, data);
   const delegation = new Map<number, string | null>();
@@ -125,7 +137,7 @@ export function userTotals(
   const pl = columnValues(primary, 'level') as ArrayLike<string | null>;
   for (let i = 0; i < pu.length; i++) delegation.set(pu[i]!, pl[i] ?? null);
   const autonomy = new Map<number, number>();
-  const ratios = userAutonomyRatios(weekLevels);
+  const ratios = withRatios(sums);
   const ru = columnValues(ratios, 'uid') as ArrayLike<number>;
   const rr = columnValues(ratios, 'ratio') as ArrayLike<number>;
   for (let i = 0; i < ru.length; i++) autonomy.set(ru[i]!, rr[i]!);
