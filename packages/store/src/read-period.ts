@@ -93,6 +93,24 @@ class DatasetReader {
     return sql ? engineRead(this.layout, files, () => this.engine.rows(sql)) : [];
   }
 
+  /** Rows of `dataset` in `months` matching `where`, ordered, read for mostly distinct text (see `Engine.textRows`). */
+  async textRows(
+    dataset: string,
+    months: readonly string[],
+    where: string,
+    order: string,
+  ): Promise<Array<Record<string, unknown>>> {
+    const files = await this.files(dataset, months);
+    if (files.length === 0) return [];
+    return engineRead(this.layout, files, () =>
+      this.engine.textRows(
+        datasetSpec(dataset).columns,
+        `read_parquet([${files.map(sqlString).join(', ')}]) WHERE ${where}`,
+        order,
+      ),
+    );
+  }
+
   /** Columns of `dataset` in `months` matching `where`, ordered (empty columns when none). */
   async columns(
     dataset: string,
@@ -136,6 +154,50 @@ export async function stateHolding(layout: StoreLayout, orgId: string, range: Da
   return state;
 }
 
+/** Both results, once both promises are settled (no read left running behind an error). */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
+}
+
+/** The datasets of a snapshot other than its user-day rows, read one after the other. */
+async function readLists(read: DatasetReader, months: readonly string[], range: DayRange) {
+  const dated = (dataset: string) => read.rows(dataset, months, within('date', range), 'date, position');
+  const daily = (dataset: string) => read.rows(dataset, months, within('date', range), 'date');
+  const tokens = tokensFromRows(await daily('tokens_daily'), await dated('tokens_by_model'));
+  const tools = toolsFromRows({
+    daily: await daily('tools_daily'),
+    byTool: await dated('tools_by_tool'),
+    mcp: await dated('mcp_by_server'),
+    skills: await dated('skills_by_name'),
+    slash: await dated('slash_commands_by_name'),
+    hooks: await dated('hooks_by_event'),
+    levels: await dated('tool_autonomy_levels'),
+  });
+  const activity = activityFromRows(await daily('activity_daily'), await dated('activity_by_client'));
+  const productivity = productivityFromRows(
+    await daily('productivity_daily'),
+    await dated('productivity_by_extension'),
+    await dated('productivity_by_language'),
+  );
+  const readinessMonths = await read.months('readiness_reports');
+  const readiness = readinessFromRows(
+    await read.rows('readiness_reports', readinessMonths, 'true', 'created_at DESC, report_id'),
+    await read.rows('readiness_criteria', readinessMonths, 'true', 'report_id, position'),
+    await read.rows('readiness_apps', readinessMonths, 'true', 'report_id, position'),
+  );
+  const latestUsers = (await read.months('org_users')).at(-1);
+  const orgUsers = latestUsers
+    ? orgUsersFromRows(await read.textRows('org_users', [latestUsers], 'true', 'position'))
+    : [];
+  const allRevisions = controlsFromRows(
+    await read.rows('control_revisions', await read.months('control_revisions'), 'true', 'revision DESC'),
+  );
+  return { tokens, tools, activity, productivity, readiness, orgUsers, allRevisions };
+}
+
 /**
  * The snapshot of `period` (and `comparison`) of organization `orgId` from the store in `root`.
  * Throws {@link StoreError} when the store lacks a day of them.
@@ -156,41 +218,17 @@ export async function readPeriod(
   const state = await stateHolding(layout, orgId, range);
   const months = splitByMonth([range]).map((s) => s.start.slice(0, 7));
   const engine = await Engine.open();
+  let beside: Engine | undefined;
   try {
+    beside = await engine.connect();
     const read = new DatasetReader(engine, layout, orgId);
-    const dated = (dataset: string) => read.rows(dataset, months, within('date', range), 'date, position');
-    const daily = (dataset: string) => read.rows(dataset, months, within('date', range), 'date');
-    // One connection runs one query at a time: the datasets are read one after the other.
-    const userDays = await read.columns('user_days', months, within('date', range), 'user_id, date');
-    const tokens = tokensFromRows(await daily('tokens_daily'), await dated('tokens_by_model'));
-    const tools = toolsFromRows({
-      daily: await daily('tools_daily'),
-      byTool: await dated('tools_by_tool'),
-      mcp: await dated('mcp_by_server'),
-      skills: await dated('skills_by_name'),
-      slash: await dated('slash_commands_by_name'),
-      hooks: await dated('hooks_by_event'),
-      levels: await dated('tool_autonomy_levels'),
-    });
-    const activity = activityFromRows(await daily('activity_daily'), await dated('activity_by_client'));
-    const productivity = productivityFromRows(
-      await daily('productivity_daily'),
-      await dated('productivity_by_extension'),
-      await dated('productivity_by_language'),
+    // The user-day rows, most of the read's time (mostly the engine's), on one connection; the
+    // other datasets meanwhile on another.
+    const [userDays, lists] = await both(
+      read.columns('user_days', months, within('date', range), 'user_id, date'),
+      readLists(new DatasetReader(beside, layout, orgId), months, range),
     );
-    const readinessMonths = await read.months('readiness_reports');
-    const readiness = readinessFromRows(
-      await read.rows('readiness_reports', readinessMonths, 'true', 'created_at DESC, report_id'),
-      await read.rows('readiness_criteria', readinessMonths, 'true', 'report_id, position'),
-      await read.rows('readiness_apps', readinessMonths, 'true', 'report_id, position'),
-    );
-    const latestUsers = (await read.months('org_users')).at(-1);
-    const orgUsers = latestUsers
-      ? orgUsersFromRows(await read.rows('org_users', [latestUsers], 'true', 'position'))
-      : [];
-    const allRevisions = controlsFromRows(
-      await read.rows('control_revisions', await read.months('control_revisions'), 'true', 'revision DESC'),
-    );
+    const { tokens, tools, activity, productivity, readiness, orgUsers, allRevisions } = lists;
 
     const findings = months.map((m) => state.months[m]).filter((m) => m !== undefined);
     let unknownFields = mergeUnknownFields({}, state.listsUnknownFields);
@@ -235,6 +273,7 @@ export async function readPeriod(
     }
     return snapshot;
   } finally {
+    beside?.close();
     engine.close();
   }
 }

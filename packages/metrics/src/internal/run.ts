@@ -32,10 +32,10 @@ import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
 import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
-import { inSpan, type Row, ratioOrNull, type Span } from './transforms/span.ts';
-import { sumBy } from './transforms/sum-by.ts';
+import { inSpan, ratioOrNull, type Span } from './transforms/span.ts';
+import { columnValues, rowsWhere, sumBy, withRatios } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
-import { userTotals } from './transforms/user-totals.ts';
+import { userSums, userTotals } from './transforms/user-totals.ts';
 import { userWeekLevels } from './transforms/user-week-levels.ts';
 import { usersDailySeries } from './transforms/users-daily-series.ts';
 import { dauStats, sumDaily, weeklyRollup, weekSpans } from './transforms/weekly-rollup.ts';
@@ -136,8 +136,11 @@ function inRange<T extends { date: string }>(rows: readonly T[], span: DayRange)
 function activeIdentities(users: ColumnTable, data: UserDayData): { ids: Set<string>; emails: Set<string> } {
   const ids = new Set<string>();
   const emails = new Set<string>();
-  const active = users.filter((d: Row) => d.active_days > 0);
-  for (const uid of active.array('uid') as ArrayLike<number> as number[]) {
+  const uids = columnValues(users, 'uid') as ArrayLike<number>;
+  const days = columnValues(users, 'active_days') as ArrayLike<number>;
+  for (let i = 0; i < uids.length; i++) {
+    if (!(days[i]! > 0)) continue;
+    const uid = uids[i]!;
     ids.add(data.userIds[uid]!);
     const email = data.emails[uid];
     if (email) emails.add(email.toLowerCase());
@@ -148,7 +151,7 @@ function activeIdentities(users: ColumnTable, data: UserDayData): { ids: Set<str
 /** Active users per week index of {@link userWeekLevels} rows. */
 function activeUsersByWeek(weekLevels: ColumnTable): Map<number, number> {
   const out = new Map<number, number>();
-  const active = weekLevels.filter((d: Row) => d.active_days > 0);
+  const active = rowsWhere(weekLevels, 'active_days', (v) => v > 0);
   if (active.numRows() === 0) return out;
   const t = sumBy(sumBy(active, ['week', 'uid'], []), ['week'], [], 'n');
   const weeks = t.array('week') as ArrayLike<number>;
@@ -160,7 +163,7 @@ function activeUsersByWeek(weekLevels: ColumnTable): Map<number, number> {
 /** What a span's figures are computed from, beside the snapshot (the period's are built once for the report). */
 interface SpanInputs {
   span: MonthPeriod;
-  /** The span's {@link perUserActivity}. */
+  /** The span's users with `active_days`, `tool_calls` and `user_messages` ({@link perUserActivity}, {@link userSums}). */
   users: ColumnTable;
   daily: readonly DailyRow[];
   /** Days of the span that have `/activity` rows. */
@@ -230,10 +233,7 @@ function spanFigures(
   const who = activeIdentities(users, data);
   const activeUsers = who.ids.size;
   const dau = dauStats(daily, (d) => activityDates.has(d));
-  const ratios = users
-    .filter((d: Row) => d.user_messages > 0)
-    .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
-  const stats = autonomyStatsAt(autonomyStats(ratios), 0);
+  const stats = autonomyStatsAt(autonomyStats(withRatios(users)), 0);
   const seats = seatStats(
     source.seatUsers(span.end),
     span.end,
@@ -343,15 +343,16 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     end: w.end,
     autonomy: autonomyStatsAt(weekStats, weekStatsRow.get(i) ?? -1),
     autonomyMix: mixOf(w),
-    delegation: delegationMix(weekPrimary.params({ w: i }).filter((d: Row, $: Row) => d.week === $.w)),
+    delegation: delegationMix(rowsWhere(weekPrimary, 'week', (week) => week === i)),
   }));
   const monthPrimary = primaryDelegation(weekLevels, data.levels);
+  const monthUsers = userSums(weekLevels);
   const current = spanFigures(
     snapshot,
     source,
     {
       span: period,
-      users: perUserActivity(weekLevels, 'active_days'),
+      users: monthUsers,
       daily,
       activityDates,
       controlChanges: controls.changes.length,
@@ -416,6 +417,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
       pricePerCredit: price,
       creditLimits,
       primary: monthPrimary,
+      sums: monthUsers,
     }),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());

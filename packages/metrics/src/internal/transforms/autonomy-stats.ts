@@ -6,9 +6,8 @@
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
 import type { AutonomyStats } from '../../model.ts';
-import type { Row } from './span.ts';
 import { finiteOrNull } from './span.ts';
-import { sumBy } from './sum-by.ts';
+import { columnValues, sumBy, withRatios } from './sum-by.ts';
 
 /**
  * Each user's autonomy ratio over the rows (per `week` when `byWeek`): sum(tool_calls) /
@@ -19,24 +18,69 @@ import { sumBy } from './sum-by.ts';
  * userAutonomyRatios(rows) // table of uid, tool_calls, user_messages, ratio
  */
 export function userAutonomyRatios(rows: ColumnTable, byWeek = false): ColumnTable {
-  return sumBy(rows, byWeek ? ['uid', 'week'] : ['uid'], ['tool_calls', 'user_messages'])
-    .filter((d: Row) => d.user_messages > 0)
-    .derive({ ratio: (d: Row) => d.tool_calls / d.user_messages });
+  return withRatios(sumBy(rows, byWeek ? ['uid', 'week'] : ['uid'], ['tool_calls', 'user_messages']));
 }
 
 /**
- * Mean, median (p50) and p90 of the users' ratios (one row per `week` when `byWeek`, else one row).
+ * Mean, median (p50) and p90 of the users' ratios (one row per `week` when `byWeek`, in order of
+ * first appearance, else one row). The same numbers as arquero's `count`, `mean` (a running mean,
+ * in row order) and `quantile` (of the sorted values, interpolated), without its state objects
+ * and value lists per group.
  *
  * @example
  * autonomyStats(userAutonomyRatios(rows)) // table of users, mean, p50, p90
  */
 export function autonomyStats(ratios: ColumnTable, byWeek = false): ColumnTable {
-  return (byWeek ? ratios.groupby('week') : ratios).rollup({
-    users: aq.op.count(),
-    mean: aq.op.mean('ratio'),
-    p50: aq.op.quantile('ratio', 0.5),
-    p90: aq.op.quantile('ratio', 0.9),
+  const values = columnValues(ratios, 'ratio') as ArrayLike<number | null | undefined>;
+  const weeks = byWeek ? (columnValues(ratios, 'week') as ArrayLike<number>) : null;
+  const groupOf = new Map<number, number>();
+  const groups: Array<{ week: number; users: number; valid: number[]; mean: number }> = weeks
+    ? []
+    : [{ week: 0, users: 0, valid: [], mean: 0 }];
+  for (let i = 0; i < values.length; i++) {
+    let g = 0;
+    if (weeks) {
+      const week = weeks[i]!;
+      const known = groupOf.get(week);
+      g = known ?? groups.push({ week, users: 0, valid: [], mean: 0 }) - 1;
+      if (known === undefined) groupOf.set(week, g);
+    }
+    const group = groups[g]!;
+    group.users += 1;
+    const v = values[i];
+    if (v == null || Number.isNaN(v)) continue;
+    group.valid.push(v);
+    group.mean += (v - group.mean) / group.valid.length;
+  }
+  const stats = groups.map((group) => {
+    const sorted = Float64Array.from(group.valid).sort();
+    const empty = sorted.length === 0;
+    return {
+      users: group.users,
+      mean: empty ? undefined : group.mean,
+      p50: quantile(sorted, 0.5),
+      p90: quantile(sorted, 0.9),
+    };
   });
+  return aq.table({
+    ...(weeks && { week: groups.map((g) => g.week) }),
+    users: stats.map((s) => s.users),
+    mean: stats.map((s) => s.mean),
+    p50: stats.map((s) => s.p50),
+    p90: stats.map((s) => s.p90),
+  });
+}
+
+/** The `p` quantile of sorted values, interpolated between the closest ranks (arquero's `quantile`). */
+function quantile(sorted: Float64Array, p: number): number | undefined {
+  const n = sorted.length;
+  if (n === 0) return undefined;
+  if (p <= 0 || n < 2) return sorted[0];
+  if (p >= 1) return sorted[n - 1];
+  const i = (n - 1) * p;
+  const i0 = Math.floor(i);
+  const v0 = sorted[i0]!;
+  return v0 + (sorted[i0 + 1]! - v0) * (i - i0);
 }
 
 /** Row `i` of an {@link autonomyStats} table as model JSON (nulls, never NaN). */

@@ -1,4 +1,5 @@
 import { userDayColumnsFromRows } from '@orgreport/api-core';
+import * as aq from 'arquero';
 import { describe, expect, it } from 'vitest';
 import { userDay } from '../../testing/snapshot-builder.ts';
 import { autonomyMix, dayAutonomyShares } from './autonomy-mix.ts';
@@ -43,6 +44,25 @@ describe('autonomy ratios', () => {
     expect(stats.mean).toBeCloseTo(16 / 3, 12);
     expect(stats.p50).toBe(4);
     expect(stats.p90).toBeCloseTo(8.8, 12);
+  });
+
+  it('gives a row per week in order of first appearance, the mean as a running mean', () => {
+    const ratios = aq.table({ week: [1, 0, 1, 1, 0], ratio: [0.1, 5, 0.2, 0.3, 1] });
+    const stats = autonomyStats(ratios, true);
+    expect(Array.from(stats.array('week') as ArrayLike<number>)).toEqual([1, 0]);
+    // week 1: ratios 0.1, 0.2, 0.3: p50 0.2; p90 h = 1.8 -> 0.2 + 0.8 x 0.1
+    expect(autonomyStatsAt(stats, 0).users).toBe(3);
+    expect(autonomyStatsAt(stats, 0).mean).toBeCloseTo(0.2, 12);
+    expect(autonomyStatsAt(stats, 0).p50).toBe(0.2);
+    expect(autonomyStatsAt(stats, 0).p90).toBeCloseTo(0.28, 12);
+    // week 0: ratios 5, 1: mean 3; p50 h = 0.5 -> 1 + 0.5 x 4 = 3; p90 h = 0.9 -> 1 + 0.9 x 4
+    expect(autonomyStatsAt(stats, 1)).toEqual({ users: 2, mean: 3, p50: 3, p90: 1 + 0.9 * 4 });
+    expect(
+      autonomyStats(
+        ratios.filter(() => false),
+        true,
+      ).numRows(),
+    ).toBe(0);
   });
 
   it('gives nulls, never NaN, when no user has a user message', () => {

@@ -6,8 +6,7 @@ import { DELEGATION_LEVELS } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
 import type { DelegationMix } from '../../model.ts';
-import type { Row } from './span.ts';
-import { columnValues, sumBy } from './sum-by.ts';
+import { columnValues, rowsWhere, sumBy } from './sum-by.ts';
 import { WEEK_SLOTS } from './user-week-levels.ts';
 
 /** Key of the mix for users whose primary level is missing. */
@@ -20,6 +19,11 @@ function levelBefore(a: string, b: string): boolean {
   const ra = LEVEL_RANK.get(a) ?? DELEGATION_LEVELS.length;
   const rb = LEVEL_RANK.get(b) ?? DELEGATION_LEVELS.length;
   return ra !== rb ? ra < rb : a < b;
+}
+
+/** Rows summed over the month, as week 0 (`primaryDelegation` then reads them as one week). */
+function monthRows(sums: ColumnTable): ColumnTable {
+  return sums.assign({ week: new Float64Array(sums.numRows()) });
 }
 
 /**
@@ -39,17 +43,29 @@ export function primaryDelegation(
 ): ColumnTable {
   const rows = byWeek
     ? weekLevels
-    : sumBy(
-        weekLevels.filter((d: Row) => d.active_days > 0),
-        ['uid', 'lvl'],
-        ['tool_calls', 'active_days'],
-      ).derive({ week: () => 0 });
+    : monthRows(
+        sumBy(
+          rowsWhere(weekLevels, 'active_days', (v) => v > 0),
+          ['uid', 'lvl'],
+          ['tool_calls', 'active_days'],
+        ),
+      );
   const uids = columnValues(rows, 'uid') as ArrayLike<number>;
   const weeks = columnValues(rows, 'week') as ArrayLike<number>;
   const lvls = columnValues(rows, 'lvl') as ArrayLike<number>;
   const calls = columnValues(rows, 'tool_calls') as ArrayLike<number>;
   const days = columnValues(rows, 'active_days') as ArrayLike<number>;
-  const best = new Map<number, number>(); // user-week key -> row of the best level so far
+  // The row of the best level so far of each user-week key (-1: none yet), and the keys in the
+  // order they first came (the order of the output); an array, as the keys are dense.
+  const keyOf = (i: number) => uids[i]! * WEEK_SLOTS + weeks[i]!;
+  let first = 0;
+  let last = -1;
+  for (let i = 0; i < uids.length; i++) {
+    first = i === 0 ? keyOf(i) : Math.min(first, keyOf(i));
+    last = Math.max(last, keyOf(i));
+  }
+  const best = new Int32Array(Math.max(0, last - first + 1)).fill(-1);
+  const keys: number[] = [];
   const better = (i: number, j: number): boolean => {
     const li = levels[lvls[i]!] ?? null;
     const lj = levels[lvls[j]!] ?? null;
@@ -60,16 +76,18 @@ export function primaryDelegation(
   };
   for (let i = 0; i < uids.length; i++) {
     if (!(days[i]! > 0)) continue; // not active in that week at that level
-    const userWeek = uids[i]! * WEEK_SLOTS + weeks[i]!;
-    const j = best.get(userWeek);
-    if (j === undefined || better(i, j)) best.set(userWeek, i);
+    const userWeek = keyOf(i) - first;
+    const j = best[userWeek]!;
+    if (j < 0) keys.push(userWeek);
+    if (j < 0 || better(i, j)) best[userWeek] = i;
   }
-  const n = best.size;
+  const n = keys.length;
   const uid = new Int32Array(n);
   const week = new Int32Array(n);
   const level: Array<string | null> = new Array(n);
   let r = 0;
-  for (const i of best.values()) {
+  for (const key of keys) {
+    const i = best[key]!;
     uid[r] = uids[i]!;
     week[r] = weeks[i]!;
     level[r] = levels[lvls[i]!] ?? null;

@@ -1,6 +1,6 @@
 import * as aq from 'arquero';
 import { describe, expect, it } from 'vitest';
-import { columnValues, sumBy } from './sum-by.ts';
+import { columnValues, rowsWhere, sumBy, withRatios } from './sum-by.ts';
 
 describe('sumBy', () => {
   const table = aq.table({
@@ -53,5 +53,24 @@ describe('sumBy', () => {
         ),
       ),
     ).toEqual([2, null]);
+  });
+
+  it('keeps the rows whose value passes a test, within the table’s filter', () => {
+    const big = rowsWhere(table, 'b', (v) => v > 5);
+    expect(big.objects()).toEqual([{ a: 0, b: 6, x: 3 }]);
+    const odd = table.filter((d: { a: number }) => d.a === 1);
+    expect(rowsWhere(odd, 'b', (v) => v === 5).objects()).toEqual([
+      { a: 1, b: 5, x: 2 },
+      { a: 1, b: 5, x: null },
+    ]);
+    expect(rowsWhere(odd, 'b', (v) => v === 6).numRows()).toBe(0);
+  });
+
+  it('gives the autonomy ratio of the rows with user messages', () => {
+    const sums = aq.table({ uid: [0, 1, 2], tool_calls: [3, 4, 0], user_messages: [2, 0, 5] });
+    expect(withRatios(sums).objects()).toEqual([
+      { uid: 0, tool_calls: 3, user_messages: 2, ratio: 1.5 },
+      { uid: 2, tool_calls: 0, user_messages: 5, ratio: 0 },
+    ]);
   });
 });

@@ -7,7 +7,7 @@
 import { type DayRange, toEpochDay, type UserDayColumns } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
-import type { Row } from './span.ts';
+import { BitSet } from 'arquero';
 import { sumBy } from './sum-by.ts';
 
 /** The encoded table and the dictionaries that decode its integer columns. */
@@ -138,9 +138,19 @@ export function encodeUserDays(columns: UserDayColumns): UserDayData {
  * withinSpan(data.table, { start: '2026-03-01', end: '2026-03-31' })
  */
 export function withinSpan(userDays: ColumnTable, span: DayRange): ColumnTable {
-  return userDays
-    .params({ s: toEpochDay(span.start), e: toEpochDay(span.end) })
-    .filter((d: Row, $: Row) => d.day >= $.s && d.day <= $.e);
+  // The filter's bits set straight from the `day` column: an arquero expression would call a
+  // column accessor per row.
+  const days = userDays.column('day') as unknown as ArrayLike<number>;
+  const start = toEpochDay(span.start);
+  const end = toEpochDay(span.end);
+  const n = userDays.totalRows();
+  const filter = new BitSet(n);
+  for (let i = 0; i < n; i++) {
+    const d = days[i]!;
+    if (d >= start && d <= end) filter.set(i);
+  }
+  const mask = userDays.mask();
+  return userDays.create({ filter: mask ? filter.and(mask) : filter });
 }
 
 /**

@@ -5,10 +5,9 @@
 
 import type { ColumnTable } from 'arquero';
 import type { UserMonthRow } from '../../model.ts';
-import { userAutonomyRatios } from './autonomy-stats.ts';
 import { costOf } from './credits.ts';
 import { primaryDelegation } from './delegation.ts';
-import { columnValues, sumBy } from './sum-by.ts';
+import { columnValues, sumBy, withRatios } from './sum-by.ts';
 import type { UserDayData } from './user-days.ts';
 import { USER_SUMMED as SUMMED } from './user-week-levels.ts';
 
@@ -63,29 +62,54 @@ export function userLanguages(
   const uids = columnValues(t, 'uid') as ArrayLike<number>;
   const lngs = columnValues(t, 'lng') as ArrayLike<number>;
   const days = columnValues(t, 'days') as ArrayLike<number>;
-  const perUser = new Map<number, Map<string, number>>();
+  // Each user's languages with their days, as a short list searched in place (users work in a
+  // few languages: a Map per user costs more than the search).
+  const perUser = new Map<number, { langs: string[]; days: number[] }>();
   for (let i = 0; i < uids.length; i++) {
     const set = data.languageSets[lngs[i]!] ?? [];
     if (set.length === 0) continue;
     const uid = uids[i]!;
-    const counts = perUser.get(uid) ?? new Map<string, number>();
-    perUser.set(uid, counts);
-    for (const lang of set) counts.set(lang, (counts.get(lang) ?? 0) + days[i]!);
+    let user = perUser.get(uid);
+    if (!user) {
+      user = { langs: [], days: [] };
+      perUser.set(uid, user);
+    }
+    for (const lang of set) {
+      const k = user.langs.indexOf(lang);
+      if (k < 0) {
+        user.langs.push(lang);
+        user.days.push(days[i]!);
+      } else user.days[k] = user.days[k]! + days[i]!;
+    }
   }
   const out = new Map<number, string[]>();
-  for (const [uid, counts] of perUser) {
+  for (const [uid, user] of perUser) {
+    const byDays = user.langs.map((lang, k) => [lang, user.days[k]!] as const);
     out.set(
       uid,
-      [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([lang]) => lang),
+      byDays.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([lang]) => lang),
     );
   }
   return out;
+}
+
+/**
+ * One row per user of {@link userWeekLevels} rows with `active_days` and the sums of
+ * {@link USER_SUMMED}: what the user totals, the active users and the autonomy ratios share.
+ *
+ * @example
+ * userSums(weekLevels) // table of uid, active_days, credits, tool_calls, ...
+ */
+export function userSums(weekLevels: ColumnTable): ColumnTable {
+  return sumBy(weekLevels, ['uid'], ['active_days', ...SUMMED]);
 }
 
 export interface UserTotalsOptions {
   pricePerCredit: number | null;
   /** The span's {@link primaryDelegation} when already computed (it is computed otherwise). */
   primary?: ColumnTable;
+  /** The span's {@link userSums} when already computed (they are computed otherwise). */
+  sums?: ColumnTable;
   /** Credit limit by lower-cased e-mail. */
   creditLimits: ReadonlyMap<string, number>;
 }
@@ -104,7 +128,7 @@ export function userTotals(
   options: UserTotalsOptions,
 ): UserMonthRow[] {
   if (weekLevels.numRows() === 0) return [];
-  const sums = sumBy(weekLevels, ['uid'], ['active_days', ...SUMMED]);
+  const sums = options.sums ?? userSums(weekLevels);
   const models = primaryModels(userDays, data);
   const languages = userLanguages(userDays, data);
   const delegation = new Map<number, string | null>();
@@ -113,12 +137,12 @@ export function userTotals(
   const pl = columnValues(primary, 'level') as ArrayLike<string | null>;
   for (let i = 0; i < pu.length; i++) delegation.set(pu[i]!, pl[i] ?? null);
   const autonomy = new Map<number, number>();
-  const ratios = userAutonomyRatios(weekLevels);
+  const ratios = withRatios(sums);
   const ru = columnValues(ratios, 'uid') as ArrayLike<number>;
   const rr = columnValues(ratios, 'ratio') as ArrayLike<number>;
   for (let i = 0; i < ru.length; i++) autonomy.set(ru[i]!, rr[i]!);
 
-  const col = (name: string) => sums.array(name) as ArrayLike<number>;
+  const col = (name: string) => columnValues(sums, name) as ArrayLike<number>;
   const uids = col('uid');
   const c = Object.fromEntries(['active_days', ...SUMMED].map((name) => [name, col(name)])) as Record<
     string,

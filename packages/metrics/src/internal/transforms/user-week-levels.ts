@@ -5,7 +5,6 @@
 
 import { toEpochDay, USER_DAY_SUMS } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
-import type { Row } from './span.ts';
 import { sumBy } from './sum-by.ts';
 import { isoWeekNumber } from './user-days.ts';
 
@@ -24,8 +23,11 @@ export const USER_SUMMED = USER_DAY_SUMS;
  * userWeekLevels(withinSpan(data.table, period), period.start)
  */
 export function userWeekLevels(userDays: ColumnTable, start: string): ColumnTable {
-  return sumBy(userDays, ['uid', 'wk', 'lvl'], ['active', ...USER_SUMMED], 'days')
-    .rename({ active: 'active_days' })
-    .params({ base: isoWeekNumber(toEpochDay(start)) })
-    .derive({ week: (d: Row, $: Row) => d.wk - $.base });
+  const sums = sumBy(userDays, ['uid', 'wk', 'lvl'], ['active', ...USER_SUMMED], 'days');
+  const base = isoWeekNumber(toEpochDay(start));
+  // The week index computed on the column itself (the sums are neither filtered nor ordered).
+  const wk = sums.column('wk') as unknown as Float64Array;
+  const week = new Float64Array(wk.length);
+  for (let i = 0; i < wk.length; i++) week[i] = wk[i]! - base;
+  return sums.rename({ active: 'active_days' }).assign({ week });
 }
