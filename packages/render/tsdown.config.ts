@@ -12,7 +12,7 @@ export default packageConfig({
     documents: 'src/documents.ts',
     chromium: 'src/chromium.ts',
     message: 'src/message.ts',
-    // The workbook thread's entry (workbook/thread.ts starts it from beside its own chunk).
-    'workbook-worker': 'src/workbook/worker.ts',
+    // The render thread's entry (render-thread.ts starts it from beside its own chunk).
+    'render-worker': 'src/render-worker.ts',
   },
 });

@@ -6,8 +6,9 @@ import { BUILTIN_SECTIONS, type ReportModel } from '@orgreport/metrics';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { blockedRequestsWarning, documentFormats, registerFormat, renderDocuments } from './documents.ts';
+import { localFontFaceCss } from './fonts.ts';
 import type { PdfRenderer } from './pdf.ts';
-import type { WorkbookThread } from './workbook/thread.ts';
+import type { RenderThread } from './render-thread.ts';
 
 // Each test writes into a folder of its own under one scratch folder, removed at the end.
 const scratch = mkdtempSync(join(tmpdir(), 'orgreport-documents-'));
@@ -140,7 +141,10 @@ describe('renderDocuments', () => {
     const dir = mkdtempSync(join(scratch, 'case-'));
     const events: string[] = [];
     const sent: Array<{ model: ReportModel; file: string }> = [];
-    const thread: WorkbookThread = {
+    const thread: RenderThread = {
+      render(model, work) {
+        return work.workbook === undefined ? {} : { workbook: thread.write(model, work.workbook) };
+      },
       async write(model, file) {
         sent.push({ model, file });
         await writeFile(file, 'written by the thread');
@@ -161,7 +165,7 @@ describe('renderDocuments', () => {
       formats: ['pdf', 'xlsx'],
       file: (f) => join(dir, `report.${f.extension}`),
       pdfRenderer: async () => chromium,
-      workbookThread: () => thread,
+      renderThread: () => thread,
       onProgress: (e) => events.push(`${e.format} ${e.phase}`),
     });
     // The model every format reads (privacy applied) goes to the thread, which starts before the page is loaded.
@@ -175,10 +179,65 @@ describe('renderDocuments', () => {
       formats: ['xlsx'],
       file: (f) => join(own, `report.${f.extension}`),
       sections: BUILTIN_SECTIONS,
-      workbookThread: () => thread,
+      renderThread: () => thread,
     });
     expect(sent).toHaveLength(1);
     expect(existsSync(join(own, 'report.xlsx'))).toBe(true);
     expect(readFileSync(join(own, 'report.xlsx')).subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('lays out the page on the render thread for the built-in templates, and on this thread for others', async () => {
+    const asked: string[][] = [];
+    const thread: RenderThread = {
+      render(_model, work) {
+        asked.push(Object.keys(work).sort());
+        return {
+          ...(work.page && {
+            page: Promise.resolve('<style>/* orgreport:font-faces */</style><p>page of the thread</p>'),
+          }),
+          ...(work.workbook !== undefined && {
+            workbook: writeFile(work.workbook, 'workbook of the thread'),
+          }),
+        };
+      },
+      write: (_model, file) => writeFile(file, 'workbook of the thread'),
+      async close() {},
+    };
+    const printed: string[] = [];
+    const chromium: PdfRenderer = {
+      blockedRequests: [],
+      async render(page, _doc, on = {}) {
+        printed.push(page);
+        on.onLoaded?.();
+        return new TextEncoder().encode('%PDF-1.7 printed');
+      },
+      async close() {},
+    };
+    const dir = mkdtempSync(join(scratch, 'case-'));
+    await renderDocuments(makeFixtureModel(), {
+      formats: ['json', 'html', 'pdf', 'xlsx'],
+      file: (f) => join(dir, `report.${f.extension}`),
+      pdfRenderer: async () => chromium,
+      renderThread: () => thread,
+    });
+    // The page once, its fonts filled in here: the system's for Chromium, embedded in the HTML file.
+    expect(asked).toEqual([['page', 'workbook']]);
+    expect(printed).toEqual([`<style>${localFontFaceCss()}</style><p>page of the thread</p>`]);
+    const htmlFile = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(htmlFile).toMatch(/^<style>@font-face \{.*font\/woff.*<\/style><p>page of the thread<\/p>$/s);
+    expect(readFileSync(join(dir, 'report.xlsx'), 'utf8')).toBe('workbook of the thread');
+
+    // A template directory's page is laid out here (the thread knows the built-in templates only).
+    const own = mkdtempSync(join(scratch, 'case-'));
+    await renderDocuments(makeFixtureModel(), {
+      formats: ['html', 'pdf', 'xlsx'],
+      file: (f) => join(own, `report.${f.extension}`),
+      pdfRenderer: async () => chromium,
+      renderThread: () => thread,
+      templateDirs: [mkdtempSync(join(scratch, 'templates-'))],
+    });
+    expect(asked[1]).toEqual(['workbook']);
+    expect(printed[1]).toContain('<!DOCTYPE html>');
+    expect(readFileSync(join(own, 'report.html'), 'utf8')).toContain(makeFixtureModel().organization.name);
   });
 });

@@ -16,7 +16,7 @@ import {
   resolveSections,
 } from '@orgreport/metrics';
 import type { PdfRenderer } from './pdf.ts';
-import type { WorkbookThread } from './workbook/thread.ts';
+import type { RenderResults, RenderThread } from './render-thread.ts';
 
 /** What a format's writer receives besides its file. */
 export interface DocumentContext {
@@ -71,11 +71,12 @@ export interface RenderDocumentsOptions {
   /** Chromium for the PDF, when the caller started it; else one is started (and closed) here. */
   pdfRenderer?: () => Promise<PdfRenderer>;
   /**
-   * A thread to write the workbook on, when the caller started one (see `warmUpRendering`); used for
-   * the built-in sections only (the functions of other packages' sections cannot cross to a thread).
-   * Without one, the workbook is written on this thread.
+   * A thread to write the workbook on and lay out the page on, when the caller started one (see
+   * `warmUpRendering`); used for the built-in sections only (the functions of other packages'
+   * sections cannot cross to a thread), and for the page with the built-in templates only. Without
+   * one, they are done on this thread.
    */
-  workbookThread?: () => WorkbookThread;
+  renderThread?: () => RenderThread;
   /** Called once the PDF is written, so the caller can free Chromium right away. */
   afterPdf?: () => Promise<void>;
   /** Progress: a format started, or its file is written (with its size). */
@@ -141,17 +142,17 @@ const pdf: DocumentFormat = {
   },
 };
 
-/** The thread the workbook is written on in this render, if any. */
-const workbookThreadOf = (options: RenderDocumentsOptions) =>
-  options.sections ? undefined : options.workbookThread?.();
+/** What the render thread does in a render (the context's), if anything. */
+const threadWork = new WeakMap<DocumentContext, RenderResults>();
 
 const xlsx: DocumentFormat = {
   name: 'xlsx',
   extension: 'xlsx',
-  offThread: ({ options }) => workbookThreadOf(options) !== undefined,
-  async write(file, { model, options }) {
-    const thread = workbookThreadOf(options);
-    if (thread) return thread.write(model, file);
+  offThread: (context) => threadWork.get(context)?.workbook !== undefined,
+  async write(file, context) {
+    const { model, options } = context;
+    const onThread = threadWork.get(context)?.workbook;
+    if (onThread) return onThread;
     const { writeWorkbook } = await import('./workbook/workbook.ts');
     await writeWorkbook(model, file, options.sections ? { sections: options.sections } : {});
   },
@@ -192,34 +193,42 @@ export async function renderDocuments(
   const printingStarted = new Promise<void>((resolve) => {
     printing = resolve;
   });
+  const chosen = [...registry.values()].filter((format) => options.formats.includes(format.name));
+  const files = new Map(chosen.map((format) => [format, options.file(format)]));
+  // The render thread takes the page and the workbook of the built-in formats, sections and
+  // templates, from one copy of the model, at once: this thread meanwhile writes the JSON, fills in
+  // the page's fonts and drives Chromium.
+  const thread = options.sections ? undefined : options.renderThread?.();
+  const builtinPage = thread && !(options.templateDirs && options.templateDirs.length > 0);
+  const work = thread?.render(model, {
+    ...(builtinPage && (chosen.includes(pdf) || chosen.includes(html)) && { page: true }),
+    ...(chosen.includes(xlsx) && { workbook: files.get(xlsx)! }),
+  });
   // The page is laid out once; the HTML file embeds its fonts cut to its characters, the PDF names
   // the system's (the same glyphs, without cutting fonts on the way to Chromium).
-  let page: Promise<{ html: string; withFonts: typeof import('./html.ts').withFonts }> | undefined;
+  let page: Promise<string> | undefined;
   const laidOut = () => {
-    page ??= import('./html.ts').then(({ renderHtmlPage, withFonts }) => ({
-      html: renderHtmlPage(model, {
-        templateDirs: options.templateDirs ?? [],
-        ...(options.sections && { sections: options.sections }),
-      }),
-      withFonts,
-    }));
+    page ??=
+      work?.page ??
+      import('./html.ts').then(({ renderHtmlPage }) =>
+        renderHtmlPage(model, {
+          templateDirs: options.templateDirs ?? [],
+          ...(options.sections && { sections: options.sections }),
+        }),
+      );
     return page;
   };
+  const withFonts = async (fonts: 'embedded' | 'local') =>
+    (await import('./fonts.ts')).withFonts(await laidOut(), fonts);
   const context: DocumentContext = {
     model,
     options,
-    html: async () => {
-      const { html, withFonts } = await laidOut();
-      return withFonts(html, 'embedded');
-    },
-    printHtml: async () => {
-      const { html, withFonts } = await laidOut();
-      return withFonts(html, 'local');
-    },
+    html: () => withFonts('embedded'),
+    printHtml: () => withFonts('local'),
     warn: (text) => warnings.push(text),
     printing,
   };
-  const chosen = [...registry.values()].filter((format) => options.formats.includes(format.name));
+  if (work) threadWork.set(context, work);
   const pdfFirst = chosen.some((f) => f.name === 'pdf');
   // The formats are written side by side, the PDF first: the others start once its page is loaded in
   // Chromium (or the PDF failed), so that Chromium prints while this process writes them; started
@@ -229,7 +238,7 @@ export async function renderDocuments(
   await Promise.all(
     chosen.map(async (format) => {
       if (pdfFirst && format.name !== 'pdf' && !format.offThread?.(context)) await printingStarted;
-      const file = options.file(format);
+      const file = files.get(format)!;
       options.onProgress?.({ format: format.name, phase: 'start' });
       try {
         await format.write(file, context);

@@ -116,3 +116,19 @@ export function localFontFaceCss(faces: ReadonlyArray<FontFace> = DEFAULT_FONT_F
     })
     .join('\n');
 }
+
+/** Where a page's `{{fontFaces}}` go until the document's characters are known (see {@link withFonts}). */
+export const FONT_FACES_PLACEHOLDER = '/* orgreport:font-faces */';
+
+/** How a page gets its fonts: embedded and cut to its characters, the system's by name (print), or none. */
+export type PageFonts = 'embedded' | 'local' | 'none';
+
+/**
+ * The page with its `@font-face` rules filled in: embedded fonts are cut to the finished page's
+ * characters; `local` names the system's Noto files instead, for Chromium printing on this machine
+ * (the same glyphs, without cutting fonts on the way to the PDF).
+ */
+export async function withFonts(page: string, fonts: PageFonts): Promise<string> {
+  const css = fonts === 'embedded' ? await fontFaceCss(page) : fonts === 'local' ? localFontFaceCss() : '';
+  return page.replace(FONT_FACES_PLACEHOLDER, () => css);
+}

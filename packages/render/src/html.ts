@@ -4,7 +4,7 @@
  * directories' style sheets, embedded fonts and inline SVG charts.
  */
 import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
-import { fontFaceCss, localFontFaceCss } from './fonts.ts';
+import { FONT_FACES_PLACEHOLDER, type PageFonts, withFonts } from './fonts.ts';
 import { createReportEnvironment, MARKUP, type TrustedMarkup } from './internal/handlebars-env.ts';
 import { reportCharts } from './internal/report-charts.ts';
 import { reportView } from './internal/report-view.ts';
@@ -40,18 +40,7 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
   return options.embedFonts === false ? withFonts(page, 'none') : withFonts(page, 'embedded');
 }
 
-/** How a page gets its fonts: embedded and cut to its characters, the system's by name (print), or none. */
-export type PageFonts = 'embedded' | 'local' | 'none';
-
-/**
- * The page with its `@font-face` rules filled in: embedded fonts are cut to the finished page's
- * characters; `local` names the system's Noto files instead, for Chromium printing on this machine
- * (the same glyphs, without cutting fonts on the way to the PDF).
- */
-export async function withFonts(page: string, fonts: PageFonts): Promise<string> {
-  const css = fonts === 'embedded' ? await fontFaceCss(page) : fonts === 'local' ? localFontFaceCss() : '';
-  return page.replace(FONT_FACES_PLACEHOLDER, () => css);
-}
+export { type PageFonts, withFonts };
 
 /** Renders the page with a placeholder where its fonts go (see {@link withFonts}). */
 export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = {}): string {
@@ -112,6 +101,3 @@ export function prepareLayout(options: Pick<RenderHtmlOptions, 'templateDirs' | 
   const sections = resolveSections(options.sections);
   compiledLayout(loadTemplates(options.templateDirs ?? [], sectionPartials(sections)));
 }
-
-/** Where the layout's `{{fontFaces}}` go until the document's characters are known. */
-const FONT_FACES_PLACEHOLDER = '/* orgreport:font-faces */';

@@ -44,8 +44,8 @@ describe('warmUpRendering', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orgreport-warmup-'));
     try {
       const warmup = warmUpRendering(new Set(['xlsx']), {}, { workbookThread: true });
-      const thread = warmup.workbook();
-      expect(warmup.workbook()).toBe(thread);
+      const thread = warmup.thread();
+      expect(warmup.thread()).toBe(thread);
       await thread.write(makeFixtureModel(), join(dir, 'report.xlsx'));
       expect(existsSync(join(dir, 'report.xlsx'))).toBe(true);
       await warmup.closePdf(); // no Chromium here; the thread goes on

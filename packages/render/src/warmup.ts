@@ -6,11 +6,12 @@
  *
  * When a PDF is due, the warm-up loads what the PDF needs first (Puppeteer, then the page's modules).
  * When a page is due (PDF or HTML), its first render is then rehearsed (see internal/rehearsal.ts).
- * When a workbook is due and the caller asks for its thread, the warm-up starts that thread, which
- * loads ExcelJS at once and later writes the workbook there, beside this one (see workbook/thread.ts).
+ * When the caller asks for the render thread (see render-thread.ts), the warm-up starts it for the
+ * workbook or the page that is due, and the thread loads their modules (and rehearses the page)
+ * instead of this one, which then only reads the month and computes the model meanwhile.
  */
 import type { PdfRenderer, PdfRendererOptions } from './pdf.ts';
-import { startWorkbookThread, type WorkbookThread } from './workbook/thread.ts';
+import { type RenderThread, startRenderThread } from './render-thread.ts';
 
 export interface RenderWarmup {
   /** Loads the modules of every format of the warm-up (those already loading are awaited, not reloaded). */
@@ -18,13 +19,13 @@ export interface RenderWarmup {
   /** Chromium (started with the warm-up when a PDF was due); awaiting it rethrows a failed start. */
   pdf(): Promise<PdfRenderer>;
   /**
-   * The workbook's thread, for `renderDocuments`: started with the warm-up when a workbook was due and
-   * {@link WarmupOptions.workbookThread} set, else on first call.
+   * The render thread, for `renderDocuments`: started with the warm-up when its work was due (see
+   * {@link WarmupOptions}), else on first call.
    */
-  workbook(): WorkbookThread;
-  /** Closes Chromium if it was started, once the PDF is printed; the workbook's thread goes on. */
+  thread(): RenderThread;
+  /** Closes Chromium if it was started, once the PDF is printed; the render thread goes on. */
   closePdf(): Promise<void>;
-  /** Closes Chromium and the workbook's thread if they were started (safe to call more than once). */
+  /** Closes Chromium and the render thread if they were started (safe to call more than once). */
   close(): Promise<void>;
 }
 
@@ -42,10 +43,16 @@ const workbookModules = () => import('./workbook/workbook.ts');
 /** Options of {@link warmUpRendering} beside Chromium's. */
 export interface WarmupOptions {
   /**
-   * When a workbook is due, start its thread at once (see workbook/thread.ts), for a caller that hands
-   * {@link RenderWarmup.workbook} to `renderDocuments`; otherwise ExcelJS loads on this thread.
+   * When a workbook is due, start the render thread at once (see render-thread.ts), for a caller that
+   * hands {@link RenderWarmup.thread} to `renderDocuments`; otherwise ExcelJS loads on this thread.
    */
   workbookThread?: boolean;
+  /**
+   * When a page is due (PDF or HTML), lay it out on the render thread too: for a caller that hands the
+   * thread to `renderDocuments` and renders the built-in sections and templates (others' cannot cross
+   * to a thread). The page's modules then load and rehearse there, not on this thread.
+   */
+  pageThread?: boolean;
 }
 
 /** Starts loading the renderer for `formats`, and Chromium when they include a PDF. */
@@ -55,10 +62,11 @@ export function warmUpRendering(
   options: WarmupOptions = {},
 ): RenderWarmup {
   let pdf: Promise<PdfRenderer> | undefined;
-  let thread: WorkbookThread | undefined;
+  let thread: RenderThread | undefined;
   const page = formats.has('pdf') || formats.has('html');
   const workbook = formats.has('xlsx');
-  const threaded = workbook && options.workbookThread === true;
+  const threadedWorkbook = workbook && options.workbookThread === true;
+  const threadedPage = page && options.pageThread === true;
   const warmup: RenderWarmup = {
     async modules() {
       await Promise.all([page && pageModules(), workbook && workbookModules()]);
@@ -68,8 +76,8 @@ export function warmUpRendering(
       pdf ??= import('./pdf.ts').then((p) => p.createPdfRenderer(pdfOptions));
       return pdf;
     },
-    workbook() {
-      thread ??= startWorkbookThread();
+    thread() {
+      thread ??= startRenderThread({ page: threadedPage, workbook: threadedWorkbook });
       return thread;
     },
     async closePdf() {
@@ -84,16 +92,11 @@ export function warmUpRendering(
       await Promise.all([warmup.closePdf(), writer?.close()]);
     },
   };
-  // Failures surface where the results are awaited, not as unhandled rejections now.
-  if (formats.has('pdf')) {
-    warmup.pdf().catch(() => {});
-    preparePage().catch(() => {});
-  } else if (threaded) {
-    if (page) preparePage().catch(() => {});
-  } else {
-    warmup.modules().catch(() => {});
-    if (page) preparePage().catch(() => {});
-  }
-  if (threaded) warmup.workbook();
+  // Failures surface where the results are awaited, not as unhandled rejections now. With a PDF due,
+  // the workbook's modules wait for their first use here: Chromium's start and the page come first.
+  if (formats.has('pdf')) warmup.pdf().catch(() => {});
+  if (page && !threadedPage) preparePage().catch(() => {});
+  if (workbook && !threadedWorkbook && !formats.has('pdf')) workbookModules().catch(() => {});
+  if (threadedPage || threadedWorkbook) warmup.thread();
   return warmup;
 }

@@ -3,27 +3,40 @@
  * and reads Parquet files, and hands results back as plain JS values. Every SQL text the store
  * builds quotes its literals through {@link sqlString}.
  */
-import {
-  BOOLEAN,
-  DOUBLE,
-  type DuckDBConnection,
-  DuckDBDataChunk,
-  DuckDBInstance,
-  DuckDBResultReader,
-  type DuckDBType,
-  DuckDBTypeId,
-  type DuckDBValue,
-  INTEGER,
-  LIST,
-  listValue,
-  VARCHAR,
+import { createRequire } from 'node:module';
+import type {
+  DuckDBConnection,
+  DuckDBInstance as DuckDBInstanceType,
+  DuckDBType,
+  DuckDBTypeId as DuckDBTypeIdType,
+  DuckDBValue,
 } from '@duckdb/node-api';
 import type { RowTable } from './rows.ts';
 import type { ColumnSpec, ColumnType } from './schema.ts';
 import { copyItems } from './vectors.ts';
 
+// DuckDB's API is CommonJS: required, not imported. An import has Node's loader scan its source and
+// each module it re-exports for their names (about 80 ms more, and the scanner compiled several times
+// on V8's threads, which a 2-core machine feels in everything else it runs meanwhile).
+const {
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  DuckDBResultReader,
+  DuckDBTypeId,
+  INTEGER,
+  LIST,
+  listValue,
+  VARCHAR,
+} = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
+
 /** Column types whose vector items are already the JS values the snapshot holds (number, boolean). */
-const DIRECT_TYPES = new Set<DuckDBTypeId>([DuckDBTypeId.DOUBLE, DuckDBTypeId.INTEGER, DuckDBTypeId.BOOLEAN]);
+const DIRECT_TYPES = new Set<DuckDBTypeIdType>([
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BOOLEAN,
+]);
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
 const CHUNK_ROWS = 2048;
@@ -122,7 +135,7 @@ let names = 0;
 /** An open in-memory DuckDB with one connection. */
 export class Engine {
   private constructor(
-    private readonly instance: DuckDBInstance,
+    private readonly instance: DuckDBInstanceType,
     readonly connection: DuckDBConnection,
     /** False for an engine of {@link connect}, whose database another engine closes. */
     private readonly ownsInstance = true,

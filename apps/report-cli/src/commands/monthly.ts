@@ -49,9 +49,13 @@ async function monthlyOf(
   directory: PeopleDirectory | undefined,
 ): Promise<ProduceResult> {
   const formats = reportFormats(config, options.attachXlsx);
-  // Chromium starts, the PDF page's modules load and the workbook's thread loads ExcelJS, while the
-  // month is fetched or read.
-  const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) }, { workbookThread: true });
+  // Chromium starts and the render thread loads the page's modules and ExcelJS, while the month is
+  // fetched or read (the page of other packages' sections or of --templates is laid out here).
+  const warmup = warmUpRendering(
+    formats,
+    { executablePath: chromiumOf(config) },
+    { workbookThread: true, pageThread: !sections && !config.templates },
+  );
   try {
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
     // The store's months for the trend are read (by DuckDB, on its threads) while the data is prepared.

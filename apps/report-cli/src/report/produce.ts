@@ -126,7 +126,7 @@ async function writeFormats(
       ...(config.templates && { templateDirs: [config.templates] }),
       ...(sections && { sections }),
       pdfRenderer: () => warmup.pdf(),
-      workbookThread: () => warmup.workbook(),
+      renderThread: () => warmup.thread(),
       afterPdf: () => warmup.closePdf(), // frees Chromium's memory as soon as the PDF is printed
       onProgress: (event) => {
         if (event.phase === 'start') stages.set(event.format, reporter.stage(event.format));
@@ -192,7 +192,11 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
   const warmup =
     options.warmup ??
-    warmUpRendering(formats, { executablePath: chromiumOf(config) }, { workbookThread: true });
+    warmUpRendering(
+      formats,
+      { executablePath: chromiumOf(config) },
+      { workbookThread: true, pageThread: !options.sections && !config.templates },
+    );
 
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;

@@ -22,16 +22,36 @@ import { syncIntoStore } from './sync-store.ts';
 async function readAhead(
   store: string,
   config: Config,
+  period: MonthPeriod,
   read: (orgId: string) => Promise<Snapshot>,
 ): Promise<{ orgId: string; snapshot: Snapshot } | undefined> {
   try {
     const { listOrganizations } = await import('@orgreport/store');
     const orgs = configuredOrgId(config) ? [] : await listOrganizations(store);
     const orgId = configuredOrgId(config) ?? (orgs.length === 1 ? orgs[0]!.orgId : undefined);
-    return orgId === undefined ? undefined : { orgId, snapshot: await read(orgId) };
+    if (orgId === undefined) return undefined;
+    // The months of the trend too, beside the month (see historyFromStore).
+    historyAhead(store, orgId, period);
+    return { orgId, snapshot: await read(orgId) };
   } catch {
     return undefined;
   }
+}
+
+type StoredHistory = Awaited<ReturnType<typeof import('@orgreport/store').readHistory>>;
+
+/** The trend's months read ahead, by store, organization and month (taken by historyFromStore). */
+const historiesAhead = new Map<string, Promise<StoredHistory>>();
+const historyKey = (store: string, orgId: string, period: MonthPeriod) =>
+  `${store}\n${orgId}\n${period.month}`;
+
+/** Starts reading the trend's months of `orgId` up to `period`, for {@link historyFromStore} to take. */
+function historyAhead(store: string, orgId: string, period: MonthPeriod): void {
+  const history = import('@orgreport/store').then((m) =>
+    m.readHistory(store, orgId, { until: period.month }),
+  );
+  history.catch(() => {}); // a failure is the read's where it is taken, or goes unused
+  historiesAhead.set(historyKey(store, orgId, period), history);
 }
 
 /** The snapshot of the flags' period, from the store of `config.store` (synced first). */
@@ -52,7 +72,7 @@ export async function snapshotFromStore(
       hookEvents: Boolean(config.hookLog),
     });
   };
-  const ahead = readAhead(config.store, config, read);
+  const ahead = readAhead(config.store, config, period, read);
   const synced = await syncIntoStore(
     {
       store: config.store,
@@ -71,10 +91,10 @@ export async function snapshotFromStore(
   const stage = reporter.stage('read');
   // The read ahead stands when it was of the organization the key reads and the sync wrote nothing.
   const early = await ahead;
-  const snapshot =
-    early && early.orgId === synced.orgId && synced.spans.length === 0
-      ? early.snapshot
-      : await read(synced.orgId, synced.organizationName);
+  const stands = early !== undefined && early.orgId === synced.orgId && synced.spans.length === 0;
+  // Nor does the trend read ahead with it: the sync may have written some of its days.
+  if (early && !stands) historiesAhead.delete(historyKey(config.store, early.orgId, period));
+  const snapshot = stands ? early.snapshot : await read(synced.orgId, synced.organizationName);
   // The name of the sync's connection (the demo's) or of the configuration, as the read would give it.
   if (synced.organizationName) snapshot.manifest.organization.name = synced.organizationName;
   stage.done(
@@ -92,7 +112,11 @@ export async function historyFromStore(
 ): Promise<SectionInputs> {
   const { readHistory } = await import('@orgreport/store');
   const stage = reporter.stage('history');
-  const history = await readHistory(store, snapshot.manifest.organization.id, { until: period.month });
+  const orgId = snapshot.manifest.organization.id;
+  const key = historyKey(store, orgId, period);
+  const ahead = historiesAhead.get(key);
+  historiesAhead.delete(key);
+  const history = await (ahead ?? readHistory(store, orgId, { until: period.month }));
   stage.done(`${history.length} month(s) from ${history[0]?.month ?? period.month} for the trend`);
   return { history };
 }

@@ -9,6 +9,7 @@
  * six times the XML they make: a sheet's rows can be written as XML into its part instead
  * ({@link XlsxPackage.rowSink}), and the shared strings' part is written here.
  */
+/// <reference path="./exceljs-writer.d.ts" />
 import { Transform, type TransformCallback } from 'node:stream';
 import type ExcelJS from 'exceljs';
 // The writer alone: the package's entry loads its readers too (unzipper, sax, ...), about three
