@@ -7,6 +7,7 @@
  * the same Message-ID, which a receiver drops).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunningEmulator } from '@orgreport/emulator';
@@ -55,16 +56,41 @@ async function until(done: () => boolean, child: ChildProcess, what: string): Pr
   }
 }
 
+/** The processes whose command line names `text` (Chromium's names its user-data folder). */
+function processesNaming(text: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
+/** Waits up to `ms` for no process to name `text`; the processes that still do. */
+async function goneWithin(text: string, ms: number): Promise<string[]> {
+  const start = Date.now();
+  while (processesNaming(text).length > 0 && Date.now() - start < ms) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return processesNaming(text);
+}
+
 describe('distribute killed mid-way', () => {
   it('gives every manager exactly one mail over runs killed with SIGKILL at several points', async () => {
     const dir = tempDir('orgreport-crash-');
     const people = join(dir, 'people.csv');
     expect((await cli(['emulator', '--seed', '7', '--users', '60', '--directory', people])).code).toBe(0);
+    // The run's temporary files (Chromium's user-data folder among them) in a folder of the test's.
+    const scratch = join(dir, 'tmp');
+    mkdirSync(scratch);
     const env = {
       ...process.env,
       ...envFor(emulator),
       ORGREPORT_SMTP_URL: smtp.url,
       ORGREPORT_MAIL_FROM: 'reports@acme.test',
+      TMPDIR: scratch,
     };
     const args = [
       bin,
@@ -95,8 +121,11 @@ describe('distribute killed mid-way', () => {
       return { child, err: () => err, ended };
     };
     const kill = async (run: ReturnType<typeof start>) => {
+      expect(processesNaming(scratch).length, 'Chromium runs for the PDFs').toBeGreaterThan(0);
       run.child.kill('SIGKILL');
       await run.ended;
+      // Chromium goes with the process that drove it: nothing is left running.
+      expect(await goneWithin(scratch, 10_000)).toEqual([]);
     };
 
     // 1. Killed once the server has taken two mails (the ledger may or may not know of the second).

@@ -111,6 +111,9 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
       userDataDir,
       args,
       timeout,
+      // Over a pipe, not a WebSocket: Chromium exits when the pipe closes, so a process killed
+      // outright (SIGKILL, the OOM killer) leaves no browser behind.
+      pipe: true,
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });
