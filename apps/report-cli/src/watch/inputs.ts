@@ -31,6 +31,17 @@ const runLine = z.looseObject({
   error: z.string().optional(),
 });
 
+/** A file's text; undefined when it does not exist, an error naming it when it cannot be read. */
+export async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new CliError(`${path}: cannot be read (${code})`);
+  }
+}
+
 /** The file of an organization under one of the store's underscore folders. */
 export function orgFile(
   store: string,
@@ -43,14 +54,8 @@ export function orgFile(
 
 /** The valid lines of a JSON-lines file (none when it does not exist). */
 async function jsonLines<T>(path: string, schema: z.ZodType<T>, warn: (line: string) => void): Promise<T[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return [];
-    throw new CliError(`${path}: cannot be read (${code})`);
-  }
+  const text = await readIfPresent(path);
+  if (text === undefined) return [];
   const out: T[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;

@@ -6,12 +6,12 @@
  * here, and the next run delivers them (the ledger skips what did arrive). Without routes there is
  * no outbox: alerts are printed only.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { addDays, type IsoDate } from '@orgreport/api-core/dates';
 import { type Alert, FIRED_KEPT_DAYS, RULES } from '@orgreport/watch';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
-import { orgFile } from './inputs.ts';
+import { orgFile, readIfPresent } from './inputs.ts';
 import { writePrivateFile } from './state.ts';
 
 const figure = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -57,14 +57,8 @@ export async function readOutbox(
   warn: (line: string) => void,
 ): Promise<Alert[]> {
   const path = outboxPath(store, orgId);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return [];
-    throw new CliError(`${path}: cannot be read (${code})`);
-  }
+  const text = await readIfPresent(path);
+  if (text === undefined) return [];
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -4,12 +4,12 @@
  * temporary file and a rename, readable by its owner only (0600: it names people whose alerts fired).
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { WatchState } from '@orgreport/watch';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
-import { orgFile } from './inputs.ts';
+import { orgFile, readIfPresent } from './inputs.ts';
 
 const stateSchema = z.strictObject({
   version: z.literal(1),
@@ -28,14 +28,8 @@ export const statePath = (store: string, orgId: string) => orgFile(store, '_watc
 /** The state of the last watch of `orgId`; null before the first. A damaged file is an error, not a fresh start. */
 export async function readWatchState(store: string, orgId: string): Promise<WatchState | null> {
   const path = statePath(store, orgId);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new CliError(`${path}: cannot be read (${code})`);
-  }
+  const text = await readIfPresent(path);
+  if (text === undefined) return null;
   let json: unknown;
   try {
     json = JSON.parse(text);
