@@ -15,6 +15,7 @@ import {
   type ReportSection,
   resolveSections,
 } from '@orgreport/metrics';
+import type { PageFonts } from './fonts.ts';
 import type { PdfRenderer } from './pdf.ts';
 import type { RenderResults, RenderThread } from './render-thread.ts';
 
@@ -218,7 +219,7 @@ export async function renderDocuments(
       );
     return page;
   };
-  const withFonts = async (fonts: 'embedded' | 'local') =>
+  const withFonts = async (fonts: Exclude<PageFonts, 'none'>) =>
     (await import('./fonts.ts')).withFonts(await laidOut(), fonts);
   const context: DocumentContext = {
     model,

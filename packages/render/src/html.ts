@@ -4,7 +4,7 @@
  * directories' style sheets, embedded fonts and inline SVG charts.
  */
 import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
-import { FONT_FACES_PLACEHOLDER, type PageFonts, withFonts } from './fonts.ts';
+import { FONT_FACES_PLACEHOLDER, withFonts } from './fonts.ts';
 import { createReportEnvironment, MARKUP, type TrustedMarkup } from './internal/handlebars-env.ts';
 import { reportCharts } from './internal/report-charts.ts';
 import { reportView } from './internal/report-view.ts';
@@ -39,8 +39,6 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
   const page = renderHtmlPage(model, options);
   return options.embedFonts === false ? withFonts(page, 'none') : withFonts(page, 'embedded');
 }
-
-export { type PageFonts, withFonts };
 
 /** Renders the page with a placeholder where its fonts go (see {@link withFonts}). */
 export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = {}): string {

@@ -65,11 +65,11 @@ export function startRenderThread(preload: RenderThreadData = { page: false, wor
   let failure: Error | undefined;
   // An idle thread does not keep the process alive; one that works does.
   worker.unref();
-  const settle = (key: string, outcome: { page?: string } | { error: Error }) => {
+  const settle = (key: string, outcome: { page?: string; error?: Error }) => {
     const waiting = pending.get(key);
     pending.delete(key);
     if (pending.size === 0) worker.unref();
-    if ('error' in outcome) waiting?.reject(outcome.error);
+    if (outcome.error) waiting?.reject(outcome.error);
     else waiting?.resolve(outcome.page);
   };
   const failAll = (error: Error) => {
@@ -78,7 +78,7 @@ export function startRenderThread(preload: RenderThreadData = { page: false, wor
   };
   worker.on('message', (answer: RenderAnswer) => {
     const key = `${answer.id}:${answer.part}`;
-    if (answer.ok) return settle(key, answer.page === undefined ? {} : { page: answer.page });
+    if (answer.ok) return settle(key, answer);
     const error = new Error(answer.error.message);
     error.name = answer.error.name;
     if (answer.error.stack) error.stack = answer.error.stack;
@@ -89,29 +89,22 @@ export function startRenderThread(preload: RenderThreadData = { page: false, wor
   const thread: RenderThread = {
     render(model, work) {
       const id = next++;
-      const parts = (['page', 'workbook'] as const).filter((p) =>
-        p === 'workbook' ? work.workbook !== undefined : work.page === true,
-      );
-      const results = Object.fromEntries(
-        parts.map((part: RenderPart) => [
-          part,
-          failure
-            ? Promise.reject(failure)
-            : new Promise<string | undefined>((resolve, reject) =>
-                pending.set(`${id}:${part}`, { resolve, reject }),
-              ),
-        ]),
-      ) as RenderResults;
-      // Failures surface where each result is awaited, not as unhandled rejections now.
-      for (const result of Object.values(results)) (result as Promise<unknown>).catch(() => {});
-      if (!failure && parts.length > 0) {
+      const awaiting = (part: RenderPart) => {
+        const result = failure
+          ? Promise.reject(failure)
+          : new Promise<string | undefined>((resolve, reject) =>
+              pending.set(`${id}:${part}`, { resolve, reject }),
+            );
+        result.catch(() => {}); // failures surface where the result is awaited, not as unhandled rejections now
+        return result;
+      };
+      const results: RenderResults = {
+        ...(work.page && { page: awaiting('page') as Promise<string> }),
+        ...(work.workbook !== undefined && { workbook: awaiting('workbook') as Promise<void> }),
+      };
+      if (!failure && (results.page || results.workbook)) {
         worker.ref();
-        worker.postMessage({
-          id,
-          model,
-          ...(work.page && { page: true }),
-          ...(work.workbook !== undefined && { workbook: work.workbook }),
-        } satisfies RenderRequest);
+        worker.postMessage({ id, model, ...work } satisfies RenderRequest);
       }
       return results;
     },

@@ -32,48 +32,31 @@ export type RenderAnswer =
 
 const port = parentPort;
 if (!port) throw new Error('the render worker runs in a worker thread');
-const preload = (workerData ?? { page: false, workbook: true }) as RenderThreadData;
+const preload = workerData as RenderThreadData;
 
-const pageModules = () => import('./html.ts');
 const workbookModules = () => import('./workbook/workbook.ts');
-// Loaded now, while the parent reads the month; a failure is the work's to report, below.
-if (preload.page) {
-  pageModules()
-    .then(() => import('./internal/rehearsal.ts'))
-    .then((r) => r.rehearsePage())
-    .catch(() => {});
-}
+// Loaded now, while the parent reads the month (the rehearsal loads the page's modules); a failure
+// is the work's to report, below.
+if (preload.page) import('./internal/rehearsal.ts').then((r) => r.rehearsePage()).catch(() => {});
 if (preload.workbook) workbookModules().catch(() => {});
 
-function answer(id: number, part: RenderPart, outcome: { page?: string } | { error: unknown }): void {
-  if ('error' in outcome) {
-    const { error } = outcome;
-    const { name, message, stack } =
-      error instanceof Error ? error : { name: 'Error', message: String(error), stack: undefined };
-    port!.postMessage({
-      id,
-      part,
-      ok: false,
-      error: { name, message, ...(stack && { stack }) },
-    } satisfies RenderAnswer);
-  } else {
-    port!.postMessage({ id, part, ok: true, ...outcome } satisfies RenderAnswer);
-  }
-}
-
-/** Runs `work` and answers for `part`; resolves either way. */
+/** Runs `work` and answers for `part`, done or failed; resolves either way. */
 async function piece(id: number, part: RenderPart, work: () => Promise<string | undefined>): Promise<void> {
+  let answer: RenderAnswer;
   try {
     const page = await work();
-    answer(id, part, page === undefined ? {} : { page });
+    answer = { id, part, ok: true, ...(page !== undefined && { page }) };
   } catch (error) {
-    answer(id, part, { error });
+    const { name, message, stack } =
+      error instanceof Error ? error : { name: 'Error', message: String(error), stack: undefined };
+    answer = { id, part, ok: false, error: { name, message, ...(stack && { stack }) } };
   }
+  port!.postMessage(answer);
 }
 
 async function serve(request: RenderRequest): Promise<void> {
   const { id, model } = request;
-  if (request.page) await piece(id, 'page', async () => (await pageModules()).renderHtmlPage(model));
+  if (request.page) await piece(id, 'page', async () => (await import('./html.ts')).renderHtmlPage(model));
   if (request.workbook !== undefined) {
     const file = request.workbook;
     await piece(id, 'workbook', async () => {

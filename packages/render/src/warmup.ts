@@ -35,8 +35,7 @@ const pageModules = () => import('./html.ts');
  * The page's modules, then its first render rehearsed (internal/rehearsal.ts): ECharts' code warmed
  * up, the built-in templates parsed, harfbuzz loaded, while the month is read rather than after.
  */
-const preparePage = () =>
-  pageModules().then(() => import('./internal/rehearsal.ts').then((r) => r.rehearsePage()));
+const preparePage = () => import('./internal/rehearsal.ts').then((r) => r.rehearsePage());
 /** The modules of the workbook. */
 const workbookModules = () => import('./workbook/workbook.ts');
 

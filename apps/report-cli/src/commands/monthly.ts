@@ -3,21 +3,13 @@
 import { join } from 'node:path';
 import type { MonthPeriod } from '@orgreport/api-core';
 import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
-import { warmUpRendering } from '@orgreport/render/warmup';
 import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { checkTargets } from '../deliver/send-reports.ts';
 import { demoDirectory, withDemoPrices } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
-import {
-  checkChromium,
-  checkDelivery,
-  checkTemplates,
-  chromiumOf,
-  reportSummary,
-  summary,
-} from '../report/checks.ts';
+import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
 import { daysOfReport, directoryIndex, identityOf, prepareData, scopeOfRun } from '../report/prepare.ts';
 import {
   computeModel,
@@ -26,6 +18,7 @@ import {
   produceReport,
   reportFormats,
   reportTargets,
+  reportWarmup,
 } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
 import type { Reporter } from '../reporter.ts';
@@ -49,13 +42,9 @@ async function monthlyOf(
   directory: PeopleDirectory | undefined,
 ): Promise<ProduceResult> {
   const formats = reportFormats(config, options.attachXlsx);
-  // Chromium starts and the render thread loads the page's modules and ExcelJS, while the month is
-  // fetched or read (the page of other packages' sections or of --templates is laid out here).
-  const warmup = warmUpRendering(
-    formats,
-    { executablePath: chromiumOf(config) },
-    { workbookThread: true, pageThread: !sections && !config.templates },
-  );
+  // Chromium starts and the render thread loads the page's modules and ExcelJS while the month is
+  // fetched or read.
+  const warmup = reportWarmup(config, formats, sections);
   try {
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
     // The store's months for the trend are read (by DuckDB, on its threads) while the data is prepared.

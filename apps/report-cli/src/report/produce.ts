@@ -75,6 +75,23 @@ export function reportFormats(config: Config, attachXlsx = false): Set<ReportFor
   return formats;
 }
 
+/**
+ * The renderer warmed up for a report's `formats`: Chromium started, and the render thread loading
+ * the workbook's and the page's modules (the page of other packages' sections or of `--templates`
+ * is laid out on this thread, which loads its modules then). The caller closes it.
+ */
+export function reportWarmup(
+  config: Config,
+  formats: ReadonlySet<ReportFormat>,
+  sections: ReadonlyArray<ReportSection> | undefined,
+): RenderWarmup {
+  return warmUpRendering(
+    formats,
+    { executablePath: chromiumOf(config) },
+    { workbookThread: true, pageThread: !sections && !config.templates },
+  );
+}
+
 /** Computes the report model of a snapshot with the configured pricing. */
 export async function computeModel(
   snapshot: Snapshot,
@@ -190,13 +207,7 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   const { formats } = options;
   const delivering = reportTargets(config).length > 0;
   // Loads the renderer and starts Chromium while the snapshot is written and the model computed.
-  const warmup =
-    options.warmup ??
-    warmUpRendering(
-      formats,
-      { executablePath: chromiumOf(config) },
-      { workbookThread: true, pageThread: !options.sections && !config.templates },
-    );
+  const warmup = options.warmup ?? reportWarmup(config, formats, options.sections);
 
   const outputs = await new OutputSet(config.outDir).open();
   let model: ReportModel;
