@@ -78,7 +78,7 @@ describe('--pseudonymize', () => {
     }
     // The months join on the pseudonyms: the users of both months are the same people by pseudonym
     // as by their real ids in the same months' plain reports.
-    const model = (m: string, sub: string) =>
+    const model = (sub: string) =>
       JSON.parse(
         readFileSync(
           filesUnder(join(dir, sub)).find((f) => f.endsWith('.json') && !f.includes('snapshot'))!,
@@ -87,7 +87,7 @@ describe('--pseudonymize', () => {
       ) as {
         users: Array<{ user_id: string; email: string }>;
       };
-    const [september, october] = months.map((m) => model(m, m));
+    const [september, october] = months.map((m) => model(m));
     const both = september!.users.filter((u) => october!.users.some((o) => o.user_id === u.user_id));
     for (const month of months) {
       const run = await cli(
@@ -98,7 +98,7 @@ describe('--pseudonymize', () => {
       );
       expect(run.code, run.err).toBe(0);
     }
-    const [plainSeptember, plainOctober] = months.map((m) => model(m, `plain-${m}`));
+    const [plainSeptember, plainOctober] = months.map((m) => model(`plain-${m}`));
     const plainBoth = plainSeptember!.users.filter((u) =>
       plainOctober!.users.some((o) => o.user_id === u.user_id),
     );

@@ -6,7 +6,9 @@
  * turbo step (or `pnpm build`).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -183,6 +185,74 @@ export async function monthModel(): Promise<ReportModel> {
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(sh('node', [tsc, '-p', project], project)).resolves.toBeDefined();
   }, 120_000);
+
+  it('ship the built-in templates compiled, and lay out the same page without them', async () => {
+    // Every built-in template (the layout and each built-in section's partial) is in the table by
+    // the SHA-256 of its source, made by the Handlebars the package runs with.
+    const render = join(project, 'node_modules/@orgreport/render/dist');
+    const table = JSON.parse(readFileSync(join(render, 'precompiled-templates.json'), 'utf8'));
+    const fromRender = createRequire(join(render, '..', 'package.json'));
+    const handlebars = JSON.parse(
+      readFileSync(fromRender.resolve('handlebars/package.json'), 'utf8'),
+    ).version;
+    expect(table.stamp).toContain(`handlebars ${handlebars} `);
+    const hbs = (dir: string) =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.hbs'))
+        .map((f) => join(dir, f));
+    const builtin = [
+      ...hbs(join(project, 'node_modules/@orgreport/templates/report')),
+      ...hbs(join(project, 'node_modules/@orgreport/metrics/dist')),
+    ];
+    expect(builtin.length).toBeGreaterThan(10);
+    const keys = builtin.map((f) => createHash('sha256').update(readFileSync(f, 'utf8')).digest('hex'));
+    expect(Object.keys(table.templates).sort()).toEqual([...new Set(keys)].sort());
+    // The page laid out with the table and without it (every template compiled at run time).
+    writeFileSync(
+      join(project, 'page.mjs'),
+      `import { startEmulator } from '@orgreport/emulator';
+import { OrgClient, comparisonPeriod, monthPeriod } from '@orgreport/api-core';
+import { buildReportModel } from '@orgreport/metrics';
+import { renderHtml } from '@orgreport/render';
+import { fetchSnapshot } from '@orgreport/snapshot';
+const emulator = await startEmulator({ seed: 3, users: 30, today: '2026-11-22' });
+const now = () => new Date('2026-11-22T06:00:00Z');
+const client = new OrgClient({ apiKey: emulator.keys.owner, baseUrl: emulator.baseUrl, appUrl: emulator.appUrl, now });
+const period = monthPeriod('2026-10', { now });
+const snapshot = await fetchSnapshot(client, { period, comparison: comparisonPeriod(period), now, toolVersion: 'x' });
+await emulator.close();
+process.stdout.write(await renderHtml(buildReportModel(snapshot, { generatedAt: now().toISOString() })));
+`,
+    );
+    const withTable = await sh('node', ['page.mjs'], project);
+    const tableFile = join(render, 'precompiled-templates.json');
+    renameSync(tableFile, join(render, 'moved-away.json'));
+    try {
+      const withoutTable = await sh('node', ['page.mjs'], project);
+      expect(withTable.length).toBeGreaterThan(50_000);
+      expect(withoutTable).toBe(withTable);
+      // And the renderer does use the table: a layout planted in it is what it lays out.
+      const layout = readFileSync(
+        join(project, 'node_modules/@orgreport/templates/report/layout.hbs'),
+        'utf8',
+      );
+      const planted = fromRender('handlebars').precompile('<p>planted {{model.period.month}}</p>', {
+        strict: false,
+        preventIndent: true,
+      });
+      const key = createHash('sha256').update(layout).digest('hex');
+      writeFileSync(
+        tableFile,
+        JSON.stringify({
+          ...table,
+          templates: { ...table.templates, [key]: { compiled: planted, partials: [] } },
+        }),
+      );
+      expect((await sh('node', ['page.mjs'], project)).trim()).toBe('<p>planted 2026-10</p>');
+    } finally {
+      renameSync(join(render, 'moved-away.json'), tableFile);
+    }
+  }, 180_000);
 
   it('install a working orgreport bin that runs the built JavaScript', async () => {
     const bin = join(project, 'node_modules', '.bin', 'orgreport');

@@ -14,5 +14,7 @@ export default packageConfig({
     message: 'src/message.ts',
     // The render thread's entry (render-thread.ts starts it from beside its own chunk).
     'render-worker': 'src/render-worker.ts',
+    // Run by the build once bundled: the built-in templates compiled (internal/builtin-compiled.ts).
+    'precompile-templates': 'src/precompile-templates.ts',
   },
 });

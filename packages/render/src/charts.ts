@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 // ECharts' one-file build (declared in echarts-build.d.ts): the same library, loaded in about 80 ms
 // instead of about 450 ms for its hundreds of separate modules (a run's start is on the critical path).
 import * as echarts from 'echarts/dist/echarts.esm.min.mjs';
-import { shortText } from './display-text.ts';
+import { escapeHtml, shortText } from './display-text.ts';
 import { formatValue } from './format.ts';
 
 /** Pixel size of a chart. */
@@ -28,9 +28,6 @@ export interface ChartText {
   head: ReadonlyArray<string>;
   rows: ReadonlyArray<ReadonlyArray<string>>;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The chart with its text alternative: the SVG is an image named by the title (`role="img"`,

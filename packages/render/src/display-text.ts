@@ -6,6 +6,11 @@
 
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 
+/** Text as HTML text or a double-quoted attribute value (what the page's own markup writes). */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
 /** Removes bidirectional embedding/override/isolate controls from a string. */
 export function withoutBidiControls(text: string): string {
   return text.replace(BIDI_CONTROLS, '');

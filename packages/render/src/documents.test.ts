@@ -186,6 +186,56 @@ describe('renderDocuments', () => {
     expect(readFileSync(join(own, 'report.xlsx')).subarray(0, 2).toString()).toBe('PK');
   });
 
+  it('writes the JSON at once while the render thread lays out the page; the HTML waits for the PDF as before', async () => {
+    const events: string[] = [];
+    const thread: RenderThread = {
+      render: (_model, work) => ({
+        ...(work.page && {
+          page: new Promise<string>((resolve) =>
+            setTimeout(() => {
+              events.push('page laid out');
+              resolve('<style>/* orgreport:font-faces */</style><p>page</p>');
+            }, 30),
+          ),
+        }),
+      }),
+      write: async () => {},
+      async close() {},
+    };
+    const chromium: PdfRenderer = {
+      blockedRequests: [],
+      async render(_page, _doc, on = {}) {
+        events.push('pdf loaded');
+        on.onLoaded?.();
+        return new TextEncoder().encode('%PDF-1.7 printed');
+      },
+      async close() {},
+    };
+    const dir = mkdtempSync(join(scratch, 'case-'));
+    await renderDocuments(makeFixtureModel(), {
+      formats: ['json', 'html', 'pdf'],
+      file: (f) => join(dir, `report.${f.extension}`),
+      pdfRenderer: async () => chromium,
+      renderThread: () => thread,
+      onProgress: (e) => events.push(`${e.format} ${e.phase}`),
+    });
+    expect(events.indexOf('json done')).toBeLessThan(events.indexOf('page laid out'));
+    expect(events.indexOf('html start')).toBeGreaterThan(events.indexOf('pdf loaded'));
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).organization).toEqual(
+      makeFixtureModel().organization,
+    );
+
+    // Laid out on this thread (no render thread), the JSON waits for the PDF's page as the others do.
+    events.length = 0;
+    await renderDocuments(makeFixtureModel(), {
+      formats: ['json', 'pdf'],
+      file: (f) => join(dir, `report.${f.extension}`),
+      pdfRenderer: async () => chromium,
+      onProgress: (e) => events.push(`${e.format} ${e.phase}`),
+    });
+    expect(events.indexOf('json start')).toBeGreaterThan(events.indexOf('pdf loaded'));
+  });
+
   it('lays out the page on the render thread for the built-in templates, and on this thread for others', async () => {
     const asked: string[][] = [];
     const thread: RenderThread = {

@@ -39,10 +39,11 @@ export interface DocumentFormat {
   extension: string;
   write(file: string, context: DocumentContext): Promise<void>;
   /**
-   * Whether the format's work runs on another thread in this render: then it starts at once rather
-   * than once the PDF's page is loaded, as it takes nothing from this thread's work (see below).
+   * Whether the format starts at once in this render rather than once the PDF's page is loaded in
+   * Chromium (see below): its work runs on another thread (the workbook's), or fits in this thread's
+   * wait for the page the render thread lays out (the JSON's).
    */
-  offThread?(context: DocumentContext): boolean;
+  startsAtOnce?(context: DocumentContext): boolean;
 }
 
 /** Who a document is for, as the privacy rules need it (see `protectModel` of `@orgreport/metrics`). */
@@ -105,6 +106,8 @@ export function blockedRequestsWarning(urls: ReadonlyArray<string>): string {
 const json: DocumentFormat = {
   name: 'json',
   extension: 'json',
+  // Written while the render thread lays out the page, this thread being idle until then.
+  startsAtOnce: (context) => threadWork.get(context)?.page !== undefined,
   write: (file, { model }) => writeFile(file, `${JSON.stringify(model, null, 2)}\n`),
 };
 
@@ -149,7 +152,7 @@ const threadWork = new WeakMap<DocumentContext, RenderResults>();
 const xlsx: DocumentFormat = {
   name: 'xlsx',
   extension: 'xlsx',
-  offThread: (context) => threadWork.get(context)?.workbook !== undefined,
+  startsAtOnce: (context) => threadWork.get(context)?.workbook !== undefined,
   async write(file, context) {
     const { model, options } = context;
     const onThread = threadWork.get(context)?.workbook;
@@ -234,11 +237,12 @@ export async function renderDocuments(
   // The formats are written side by side, the PDF first: the others start once its page is loaded in
   // Chromium (or the PDF failed), so that Chromium prints while this process writes them; started
   // earlier, their work would hold up the messages that lay the page out. A format whose work runs on
-  // another thread (the workbook's) starts at once. The first failure is the render's; the caller
+  // another thread (the workbook's), or fits in this thread's wait for the page laid out on the
+  // render thread (the JSON's), starts at once. The first failure is the render's; the caller
   // discards the files.
   await Promise.all(
     chosen.map(async (format) => {
-      if (pdfFirst && format.name !== 'pdf' && !format.offThread?.(context)) await printingStarted;
+      if (pdfFirst && format.name !== 'pdf' && !format.startsAtOnce?.(context)) await printingStarted;
       const file = files.get(format)!;
       options.onProgress?.({ format: format.name, phase: 'start' });
       try {

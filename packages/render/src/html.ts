@@ -9,10 +9,9 @@ import { createReportEnvironment, MARKUP, type TrustedMarkup } from './internal/
 import { reportCharts } from './internal/report-charts.ts';
 import { reportView } from './internal/report-view.ts';
 import {
-  COMPILE_OPTIONS,
+  type CompiledTemplate,
+  type CompiledTemplates,
   loadTemplates,
-  type ParsedTemplate,
-  type ParsedTemplates,
   sectionPartials,
 } from './internal/template-compile.ts';
 
@@ -42,7 +41,7 @@ export async function renderHtml(model: ReportModel, options: RenderHtmlOptions 
 
 /** Renders the page with a placeholder where its fonts go (see {@link withFonts}). */
 export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = {}): string {
-  // Every file is read and parsed first, so a broken override is named before anything renders.
+  // Every file is read and compiled first, so a broken override is named before anything renders.
   const sections = resolveSections(options.sections);
   const templates = loadTemplates(options.templateDirs ?? [], sectionPartials(sections));
   const view = reportView(model);
@@ -64,35 +63,35 @@ export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = 
   return compiledLayout(templates)({ ...view, sections: laidOut, [MARKUP]: markup });
 }
 
-/** Layouts compiled lately, by their templates' sources: hundreds of reports compile the templates once. */
-const compiled = new Map<string, HandlebarsTemplateDelegate>();
-const COMPILED_KEPT = 8;
+/** Layouts made lately, by their templates' sources: hundreds of reports make the layout once. */
+const layouts = new Map<string, HandlebarsTemplateDelegate>();
+const LAYOUTS_KEPT = 8;
 
 /**
- * The layout of `templates`, its partials registered, compiled once per set of sources. Compiled
- * now rather than on first use (`Handlebars.compile` waits for the first call), so that the warm-up
- * can do it before the model is computed (see {@link prepareLayout}): the templates compiled to
- * JavaScript (`precompile`) and made functions as Handlebars' own compile does.
+ * The layout of `templates`, its partials registered, made into functions once per set of sources:
+ * now rather than on first use, so that the warm-up can do it before the model is computed (see
+ * {@link prepareLayout}). The templates come compiled to JavaScript (`precompile`: by the build for
+ * the built-in ones, see internal/builtin-compiled.ts) and are made functions as Handlebars' own
+ * compile does.
  */
-function compiledLayout(templates: ParsedTemplates): HandlebarsTemplateDelegate {
+function compiledLayout(templates: CompiledTemplates): HandlebarsTemplateDelegate {
   const key = JSON.stringify([
     templates.layout.source,
     [...templates.partials].map(([name, t]) => [name, t.source]),
   ]);
-  const known = compiled.get(key);
+  const known = layouts.get(key);
   if (known) return known;
   const hb = createReportEnvironment();
-  const compileNow = (program: ParsedTemplate['program']) =>
-    hb.template(new Function(`return ${hb.precompile(program, COMPILE_OPTIONS)}`)());
-  for (const [name, t] of templates.partials) hb.registerPartial(name, compileNow(t.program));
-  const layout = compileNow(templates.layout.program);
-  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
-  compiled.set(key, layout);
+  const templateOf = (t: CompiledTemplate) => hb.template(new Function(`return ${t.compiled}`)());
+  for (const [name, t] of templates.partials) hb.registerPartial(name, templateOf(t));
+  const layout = templateOf(templates.layout);
+  if (layouts.size >= LAYOUTS_KEPT) layouts.delete(layouts.keys().next().value!);
+  layouts.set(key, layout);
   return layout;
 }
 
 /**
- * Reads, parses and compiles the templates a render of these options uses, ahead of the render (the
+ * Reads and compiles the templates a render of these options uses, ahead of the render (the
  * warm-up's rehearsal, internal/rehearsal.ts); the render then finds them compiled.
  */
 export function prepareLayout(options: Pick<RenderHtmlOptions, 'templateDirs' | 'sections'> = {}): void {

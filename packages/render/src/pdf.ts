@@ -8,10 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
 import type { Browser, Page } from 'puppeteer-core';
 import { defaultChromium, headlessModeOf } from './chromium.ts';
-import { shortText, withoutBidiControls } from './display-text.ts';
+import { escapeHtml, shortText, withoutBidiControls } from './display-text.ts';
 import { withPdfInfo } from './internal/pdf-info.ts';
 
 // Puppeteer's CommonJS build, required: its ES modules take about 40 ms more to load (Node's loader
@@ -69,8 +68,6 @@ export const CHROMIUM_ARGS = [
   '--disable-extensions',
   '--font-render-hinting=none',
 ];
-
-const escapeHtml = (text: string) => Handlebars.escapeExpression(text);
 
 /** Longest header or footer text: one line of the page's top or bottom margin. */
 const MAX_MARGIN_TEXT = 90;

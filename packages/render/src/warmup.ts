@@ -33,7 +33,7 @@ export interface RenderWarmup {
 const pageModules = () => import('./html.ts');
 /**
  * The page's modules, then its first render rehearsed (internal/rehearsal.ts): ECharts' code warmed
- * up, the built-in templates parsed, harfbuzz loaded, while the month is read rather than after.
+ * up, the templates made functions, harfbuzz loaded, while the month is read rather than after.
  */
 const preparePage = () => import('./internal/rehearsal.ts').then((r) => r.rehearsePage());
 /** The modules of the workbook. */

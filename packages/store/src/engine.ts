@@ -206,39 +206,34 @@ export class Engine {
     // A list is coded as its items joined by chr(1).
     const text = (c: ColumnSpec) =>
       c.type === 'VARCHAR[]' ? `array_to_string(${sqlName(c.name)}, chr(1))` : sqlName(c.name);
-    const created: string[] = [];
-    try {
-      for (const [c, type] of enumOf) {
-        await this.run(
-          `CREATE TYPE ${type} AS ENUM (SELECT v FROM (SELECT DISTINCT ${text(c)} AS v FROM ${from}) WHERE v IS NOT NULL ORDER BY v)`,
-        );
-        created.push(type);
-      }
-      const expression = (c: ColumnSpec) => {
-        const name = sqlName(c.name);
-        const type = enumOf.get(c);
-        if (type) return `CAST(enum_code(CAST(${text(c)} AS ${type})) AS INTEGER) AS ${name}`;
-        if (c.type === 'DATE') return `CAST(${name} - DATE '1970-01-01' AS INTEGER) AS ${name}`;
-        return readExpression(c);
-      };
-      // `order` names columns, which here are codes and day numbers: they sort as their values do.
-      const out = await this.columns(
-        `SELECT ${columns.map(expression).join(', ')} FROM ${from} ORDER BY ${order}`,
+    // The types stay until the engine closes its in-memory database (their names are never reused):
+    // dropping each one is a catalog change the read would wait for.
+    for (const [c, type] of enumOf) {
+      await this.run(
+        `CREATE TYPE ${type} AS ENUM (SELECT v FROM (SELECT DISTINCT ${text(c)} AS v FROM ${from}) WHERE v IS NOT NULL ORDER BY v)`,
       );
-      for (const c of columns.filter((c) => c.type === 'DATE')) out[c.name] = isoDays(out[c.name]);
-      if (coded.length === 0) return out;
-      const dictionaries = await this.enumValues(coded.map((c) => enumOf.get(c)!));
-      coded.forEach((c, i) => {
-        const values = dictionaries[i]!;
-        // A list was joined with chr(1); an empty one is the empty string.
-        const items =
-          c.type === 'VARCHAR[]' ? values.map((v) => (v === '' ? [] : v.split('\u0001'))) : values;
-        out[c.name] = decoded(out[c.name], items);
-      });
-      return out;
-    } finally {
-      for (const type of created) await this.run(`DROP TYPE ${type}`);
     }
+    const expression = (c: ColumnSpec) => {
+      const name = sqlName(c.name);
+      const type = enumOf.get(c);
+      if (type) return `CAST(enum_code(CAST(${text(c)} AS ${type})) AS INTEGER) AS ${name}`;
+      if (c.type === 'DATE') return `CAST(${name} - DATE '1970-01-01' AS INTEGER) AS ${name}`;
+      return readExpression(c);
+    };
+    // `order` names columns, which here are codes and day numbers: they sort as their values do.
+    const out = await this.columns(
+      `SELECT ${columns.map(expression).join(', ')} FROM ${from} ORDER BY ${order}`,
+    );
+    for (const c of columns.filter((c) => c.type === 'DATE')) out[c.name] = isoDays(out[c.name]);
+    if (coded.length === 0) return out;
+    const dictionaries = await this.enumValues(coded.map((c) => enumOf.get(c)!));
+    coded.forEach((c, i) => {
+      const values = dictionaries[i]!;
+      // A list was joined with chr(1); an empty one is the empty string.
+      const items = c.type === 'VARCHAR[]' ? values.map((v) => (v === '' ? [] : v.split('\u0001'))) : values;
+      out[c.name] = decoded(out[c.name], items);
+    });
+    return out;
   }
 
   /**

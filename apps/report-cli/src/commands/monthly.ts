@@ -14,6 +14,7 @@ import { daysOfReport, directoryIndex, identityOf, prepareData, scopeOfRun } fro
 import {
   computeModel,
   fileSlug,
+  loadReportModules,
   type ProduceResult,
   produceReport,
   reportFormats,
@@ -45,6 +46,7 @@ async function monthlyOf(
   // Chromium starts and the render thread loads the page's modules and ExcelJS while the month is
   // fetched or read.
   const warmup = reportWarmup(config, formats, sections);
+  loadReportModules();
   try {
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
     // The store's months for the trend are read (by DuckDB, on its threads) while the data is prepared.

@@ -2,9 +2,10 @@
  * The page's first render rehearsed while the month is still being read (see warmup.ts): what costs
  * most the first time in a process and nothing after is done here, off the way from the computed
  * model to the PDF. ECharts' code runs slowly until V8 has compiled it (11 charts take about 200 ms
- * the first time, 60 after), the built-in templates are parsed and compiled (about 100 ms, then
- * kept by source) and harfbuzz is loaded for the HTML's fonts (about 60 ms). Each step yields to the event loop
- * first, so the reading of the month is not held up for long.
+ * the first time, 60 after), the templates are made functions (about 20 ms for the built-in ones,
+ * which the build compiled; Handlebars compiles others, about 150 ms; then kept by source) and
+ * harfbuzz is loaded for the HTML's fonts (about 60 ms). Each step yields to the event loop first,
+ * so the reading of the month is not held up for long.
  */
 import { barChart, lineChart, rankingChart, shareChart } from '../charts.ts';
 import { fontFaceCss } from '../fonts.ts';

@@ -5,6 +5,7 @@
 
 import { BUILTIN_SECTIONS, type ReportSection } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
+import { builtinCompiled, type CompiledSource } from './builtin-compiled.ts';
 import {
   type PartialSource,
   readTemplateFile,
@@ -17,6 +18,9 @@ type Program = ReturnType<typeof Handlebars.parse>;
 /** Compile options of every report template (kept in one place so checking and rendering agree). */
 export const COMPILE_OPTIONS = { strict: false, preventIndent: true } as const;
 
+/** What a compiled template depends on beside its source: Handlebars' version and the options. */
+export const COMPILE_STAMP = `handlebars ${Handlebars.VERSION} ${JSON.stringify(COMPILE_OPTIONS)}`;
+
 /** The first line of a Handlebars error (its message repeats the source excerpt on later lines). */
 function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -26,25 +30,38 @@ function reasonOf(error: unknown): string {
   return expecting ? `${first} ${expecting}` : (first ?? message);
 }
 
-/** Parses a template file's source, raising {@link TemplateDirectoryError} naming the file and line. */
-export function parseTemplate(file: string, source: string): Program {
-  const known = parsed.get(source);
-  if (known) return known;
-  let program: Program;
+/**
+ * A template's source compiled to Handlebars' JavaScript (`precompile`), with the partials it refers
+ * to; raises {@link TemplateDirectoryError} naming `file` (and the line) when it does not compile.
+ */
+export function compileTemplateSource(file: string, source: string): CompiledSource {
   try {
-    program = Handlebars.parse(source);
+    const program = Handlebars.parse(source);
+    const partials = referencedPartials(program);
+    // The JavaScript source of the template (typed as the object it evaluates to).
+    return { compiled: String(Handlebars.precompile(program, COMPILE_OPTIONS)), partials };
   } catch (error) {
     throw new TemplateDirectoryError(file, `does not compile: ${reasonOf(error)}`, 'file');
   }
-  // The same templates render hundreds of reports in a distribution: each source is parsed once.
-  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
-  parsed.set(source, program);
-  return program;
 }
 
-/** Templates parsed lately, by their source. */
-const parsed = new Map<string, Program>();
-const PARSED_KEPT = 256;
+/**
+ * {@link compileTemplateSource}, once per source: a built-in template as the build compiled it,
+ * another as compiled lately, else compiled now.
+ */
+function compileSource(file: string, source: string): CompiledSource {
+  const known = compiled.get(source) ?? builtinCompiled(source, COMPILE_STAMP);
+  if (known) return known;
+  const made = compileTemplateSource(file, source);
+  // The same templates render hundreds of reports in a distribution: each source is compiled once.
+  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(source, made);
+  return made;
+}
+
+/** Templates compiled lately, by their source. */
+const compiled = new Map<string, CompiledSource>();
+const COMPILED_KEPT = 256;
 
 /**
  * Partial names a template refers to with `{{> name}}` (dynamic partial names are skipped), but for
@@ -88,46 +105,46 @@ export function referencedPartials(program: Program): Set<string> {
   return names;
 }
 
-/** A parsed template file: its path, source and syntax tree. */
-export interface ParsedTemplate {
+/** A template file compiled: its path, its source and what Handlebars made of it. */
+export interface CompiledTemplate extends CompiledSource {
   file: string;
   source: string;
-  program: Program;
 }
 
-/** The layout and partials of resolved template files, parsed, with every `{{> name}}` resolvable. */
-export interface ParsedTemplates {
-  layout: ParsedTemplate;
-  partials: Map<string, ParsedTemplate>;
+/** The layout and partials of resolved template files, compiled, with every `{{> name}}` resolvable. */
+export interface CompiledTemplates {
+  layout: CompiledTemplate;
+  partials: Map<string, CompiledTemplate>;
   /** The concatenated style sheets, in name order. */
   styles: string;
 }
 
 /**
- * Reads and parses the files a render of `templateDirs` uses (with the sections' own partials),
- * raising {@link TemplateDirectoryError} naming the file for one that cannot be read, does not parse
- * or names a partial that does not exist.
+ * Reads and compiles the files a render of `templateDirs` uses (with the sections' own partials),
+ * raising {@link TemplateDirectoryError} naming the file for one that cannot be read, does not
+ * compile or names a partial that does not exist.
  */
 export function loadTemplates(
   templateDirs: ReadonlyArray<string>,
   sectionPartials: ReadonlyMap<string, PartialSource> = new Map(),
-): ParsedTemplates {
+): CompiledTemplates {
   const files = resolveTemplateFiles(templateDirs, sectionPartials);
   const styles = [...files.styles.values()].map(readTemplateFile).join('\n');
-  const parse = (file: string): ParsedTemplate => {
-    const source = readTemplateFile(file);
-    return { file, source, program: parseTemplate(file, source) };
-  };
-  const layout = parse(files.layout);
+  const compile = (file: string, source: string): CompiledTemplate => ({
+    file,
+    source,
+    ...compileSource(file, source),
+  });
+  const layout = compile(files.layout, readTemplateFile(files.layout));
   const partials = new Map(
-    [...files.partials].map(([name, partial]): [string, ParsedTemplate] => {
-      if ('file' in partial) return [name, parse(partial.file)];
-      const file = `section ${name}`;
-      return [name, { file, source: partial.source, program: parseTemplate(file, partial.source) }];
-    }),
+    [...files.partials].map(([name, partial]): [string, CompiledTemplate] =>
+      'file' in partial
+        ? [name, compile(partial.file, readTemplateFile(partial.file))]
+        : [name, compile(`section ${name}`, partial.source)],
+    ),
   );
   for (const t of [layout, ...partials.values()]) {
-    for (const name of referencedPartials(t.program)) {
+    for (const name of t.partials) {
       if (name !== '@partial-block' && !partials.has(name)) {
         throw new TemplateDirectoryError(
           t.file,
@@ -163,12 +180,5 @@ export async function validateTemplateDirs(
   templateDirs: string[],
   sections: ReadonlyArray<ReportSection> = [],
 ): Promise<void> {
-  const templates = loadTemplates(templateDirs, sectionPartials(sections));
-  for (const t of [templates.layout, ...templates.partials.values()]) {
-    try {
-      Handlebars.precompile(t.program, COMPILE_OPTIONS);
-    } catch (error) {
-      throw new TemplateDirectoryError(t.file, `does not compile: ${reasonOf(error)}`, 'file');
-    }
-  }
+  loadTemplates(templateDirs, sectionPartials(sections));
 }
