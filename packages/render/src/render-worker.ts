@@ -36,8 +36,11 @@ const preload = workerData as RenderThreadData;
 
 const workbookModules = () => import('./workbook/workbook.ts');
 // Loaded now, while the parent reads the month (the rehearsal loads the page's modules); a failure
-// is the work's to report, below.
-if (preload.page) import('./internal/rehearsal.ts').then((r) => r.rehearsePage()).catch(() => {});
+// is the work's to report, below. The pages go back without fonts (the asking thread fills them
+// in), so their cut is not rehearsed here.
+if (preload.page) {
+  import('./internal/rehearsal.ts').then((r) => r.rehearsePage({ fonts: false })).catch(() => {});
+}
 if (preload.workbook) workbookModules().catch(() => {});
 
 /** Runs `work` and answers for `part`, done or failed; resolves either way. */

@@ -30,12 +30,15 @@ function drawEachKind(): void {
 }
 
 /**
- * Rehearses the page's render; resolves once done. Nothing it makes is used as such (the charts and
+ * Rehearses the page's render (`fonts: false`: its layout only); resolves once done. Nothing it makes is used as such (the charts and
  * the font cut are kept in their caches like any other, and soon replaced), so a failure here is
  * the render's to report, not this: it is swallowed.
  */
-export async function rehearsePage(): Promise<void> {
-  const steps = [() => prepareLayout(), drawEachKind, () => fontFaceCss('')];
+export async function rehearsePage(options: { fonts?: boolean } = {}): Promise<void> {
+  const steps: Array<() => unknown> = [() => prepareLayout(), drawEachKind];
+  // The fonts are cut where the page gets them: not on the render thread, whose pages go back to
+  // the thread that asked for them without fonts (see render-thread.ts).
+  if (options.fonts !== false) steps.push(() => fontFaceCss(''));
   for (const step of steps) {
     await nextTurn();
     try {
