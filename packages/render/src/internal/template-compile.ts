@@ -16,7 +16,7 @@ import {
 type Program = ReturnType<typeof Handlebars.parse>;
 
 /** Compile options of every report template (kept in one place so checking and rendering agree). */
-export const COMPILE_OPTIONS = { strict: false, preventIndent: true } as const;
+const COMPILE_OPTIONS = { strict: false, preventIndent: true } as const;
 
 /** What a compiled template depends on beside its source: Handlebars' version and the options. */
 export const COMPILE_STAMP = `handlebars ${Handlebars.VERSION} ${JSON.stringify(COMPILE_OPTIONS)}`;
@@ -67,7 +67,7 @@ const COMPILED_KEPT = 256;
  * Partial names a template refers to with `{{> name}}` (dynamic partial names are skipped), but for
  * those it defines itself with `{{#*inline "name"}}`.
  */
-export function referencedPartials(program: Program): Set<string> {
+function referencedPartials(program: Program): Set<string> {
   const names = new Set<string>();
   const inline = new Set<string>();
   const visit = (node: unknown): void => {
