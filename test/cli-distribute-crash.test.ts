@@ -32,6 +32,7 @@ beforeAll(async () => {
   const { startEmulator } = await import('@orgreport/emulator');
   emulator = await startEmulator({ seed: 7, users: 60, today: '2026-11-22' });
   smtp = await startSmtp({
+    clientsMayDie: true,
     hold: (index) =>
       index === holdAt
         ? new Promise<void>((resolve) => {
@@ -161,6 +162,8 @@ describe('distribute killed mid-way', () => {
       if (seen.raw > 1) expect(unknown, recipient).toContain(recipient);
       expect(seen.raw).toBeLessThanOrEqual(2);
     }
+    // The server saw the killed runs' connections break (only as resets, nothing else went wrong).
+    expect(smtp.broken.map((e) => e.code).filter((c) => c !== 'ECONNRESET' && c !== 'EPIPE')).toEqual([]);
     // The held one went twice, with one Message-ID.
     expect([...byRecipient.values()].some((s) => s.raw === 2)).toBe(true);
 

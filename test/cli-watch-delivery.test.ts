@@ -413,6 +413,7 @@ describe('orgreport watch killed mid-delivery', () => {
     let release: (() => void) | undefined;
     let holdAt = 0;
     const held = await startSmtp({
+      clientsMayDie: true,
       hold: (index) =>
         index === holdAt
           ? new Promise<void>((resolve) => {

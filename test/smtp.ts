@@ -14,6 +14,9 @@ export interface ReceivedMail {
 export interface TestSmtp {
   url: string;
   received: ReceivedMail[];
+  /** Errors of connections that broke while a mail was under way (a client killed mid-mail). */
+  broken: NodeJS.ErrnoException[];
+  /** Stops the server; fails when a connection broke mid-mail and the options did not expect it. */
   close(): Promise<void>;
 }
 
@@ -23,6 +26,8 @@ export interface TestSmtpOptions {
    * promise settles: the message is then the server's, and the client does not know it yet.
    */
   hold?: (index: number) => Promise<void> | undefined;
+  /** Clients may die mid-mail (the crash tests kill them): their broken connections are expected. */
+  clientsMayDie?: boolean;
 }
 
 /** Starts an SMTP server on 127.0.0.1 (any free port), without TLS or authentication. */
@@ -53,12 +58,22 @@ export async function startSmtp(options: TestSmtpOptions = {}): Promise<TestSmtp
       });
     },
   });
+  // smtp-server emits a connection broken mid-mail on the server; unheard, it would be an uncaught
+  // exception in whatever test runs then.
+  const broken: NodeJS.ErrnoException[] = [];
+  server.on('error', (err: NodeJS.ErrnoException) => broken.push(err));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    broken,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (broken.length > 0 && !options.clientsMayDie) {
+        throw new Error(`a connection broke mid-mail: ${broken.map((e) => e.code ?? e.message).join(', ')}`);
+      }
+    },
   };
 }

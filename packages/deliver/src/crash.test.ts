@@ -29,7 +29,7 @@ async function scenario(hooks: (kill: () => Promise<void>) => TestSmtpOptions) {
     child.process.kill('SIGKILL');
     await child.exited;
   };
-  const smtp = await startTestSmtp(hooks(kill));
+  const smtp = await startTestSmtp({ ...hooks(kill), clientsMayDie: true });
   const start = (unknown: CrashChildArgs['unknown'], pause = false) => {
     const args: CrashChildArgs = {
       smtpUrl: smtp.url(),

@@ -37,6 +37,8 @@ export interface TestSmtpOptions {
   reply?: (mail: ReceivedMail, index: number) => SmtpReply | undefined | Promise<SmtpReply | undefined>;
   /** Holds the greeting of connection number `index` (from 1) until the promise settles. */
   connect?: (index: number) => Promise<void> | undefined;
+  /** Clients may die mid-mail (the crash tests kill them): their broken connections are expected. */
+  clientsMayDie?: boolean;
 }
 
 export interface TestSmtp {
@@ -55,6 +57,9 @@ export interface TestSmtp {
   closedConnections(): number;
   /** Logins refused so far. */
   failedLogins(): number;
+  /** Errors of connections that broke while a mail was under way (a client killed mid-mail). */
+  broken: NodeJS.ErrnoException[];
+  /** Stops the server; fails when a connection broke mid-mail and the options did not expect it. */
   close(): Promise<void>;
 }
 
@@ -122,6 +127,10 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
         .catch(callback);
     },
   });
+  // smtp-server emits a connection broken mid-mail on the server; unheard, it would be an uncaught
+  // exception in whatever test runs then.
+  const broken: NodeJS.ErrnoException[] = [];
+  server.on('error', (err: NodeJS.ErrnoException) => broken.push(err));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -137,6 +146,12 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
     connections: () => connections,
     closedConnections: () => closed,
     failedLogins: () => failedLogins,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    broken,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (broken.length > 0 && !options.clientsMayDie) {
+        throw new Error(`a connection broke mid-mail: ${broken.map((e) => e.code ?? e.message).join(', ')}`);
+      }
+    },
   };
 }
