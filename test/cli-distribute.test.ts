@@ -223,6 +223,29 @@ describe('distribute', () => {
     }
   }, 240_000);
 
+  it('takes an address however written (any case, with or without mailto:) as one recipient and one delivery', async () => {
+    const plan = join(dir, 'one-reader.json');
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        rules: [
+          {
+            scope: 'org',
+            to: ['Finance.Lead@acme.test', 'MAILTO:finance.lead@acme.test', 'mailto:FINANCE.LEAD@ACME.TEST'],
+          },
+          { scope: 'org', to: ['MAILTO:Auditor@acme.test'] },
+        ],
+      }),
+    );
+    const dry = await cli(
+      ['distribute', '--month', '2026-10', '--directory', people, '--plan', plan, '--dry-run', '--json'],
+      { env: mailEnv() },
+    );
+    expect(dry.code, dry.err).toBe(0);
+    const recipients = JSON.parse(dry.out).deliveries.map((d: { recipient: string }) => d.recipient);
+    expect(recipients).toEqual(['Finance.Lead@acme.test', 'Auditor@acme.test']);
+  });
+
   it('shows no figure of a group under the minimum size to a reader of groups only, and gives a team under it no report', async () => {
     const out = join(dir, 'owners');
     const plan = join(dir, 'owners.json');

@@ -14,7 +14,7 @@ import {
   scopeNames,
   scopeText,
 } from '@orgreport/metrics';
-import { isEmailTarget } from '../deliver/send-reports.ts';
+import { isEmailTarget, normalTarget } from '../deliver/send-reports.ts';
 import { UsageError } from '../errors.ts';
 import type { Plan, PlanRule } from './plan-schema.ts';
 
@@ -166,11 +166,12 @@ export function resolvePlan(
       reports.set(id, report);
     }
     for (const target of targets) {
-      const recipient = target.startsWith('mailto:') ? target.slice(7) : target;
+      const recipient = target.replace(/^mailto:/i, '');
       if (isEmailTarget(recipient) && !report.readers.includes(recipient.toLowerCase())) {
         report.readers.push(recipient.toLowerCase());
       }
-      const key = `${id}\u0000${target.toLowerCase()}`;
+      // An address however written (any case, with or without mailto:) is one target.
+      const key = `${id}\u0000${normalTarget(target)}`;
       if (seen.has(key)) continue; // two rules sending the same report to the same target send it once
       seen.add(key);
       deliveries.push({ report: id, recipient, target });
