@@ -1,11 +1,14 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-// The subpath entries load a small part of the package: hook commands, dates and redaction alone.
+// The subpath entries load a small part of the package: hook commands, dates, redaction, the file
+// lock and the retry waits alone (the delivery stage and the store take those two).
 export default packageConfig({
   entry: {
     index: 'src/index.ts',
     'hook-events': 'src/hook-events-entry.ts',
     dates: 'src/dates.ts',
     redact: 'src/redact.ts',
+    'file-lock': 'src/file-lock.ts',
+    retry: 'src/retry.ts',
   },
 });

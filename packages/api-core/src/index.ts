@@ -8,6 +8,7 @@
 export * from './client.ts';
 export * from './dates.ts';
 export * from './errors.ts';
+export * from './file-lock.ts';
 export * from './hook-events.ts';
 export { type BodyFilter, dropJsonMembers } from './json-member-filter.ts';
 export { ConcurrencyLimiter } from './limiter.ts';
@@ -26,11 +27,14 @@ export { DEFAULT_READINESS_PAGE_SIZE, Readiness } from './resources/readiness.ts
 export * from './resources/sessions.ts';
 export {
   backoffDelayMs,
+  errorCode,
+  failedBeforeSending,
   INITIAL_RETRY_DELAY_MS,
   isRetryableStatus,
   MAX_RETRY_AFTER_MS,
   MAX_RETRY_DELAY_MS,
   retryAfterMs,
+  sleep,
 } from './retry.ts';
 export * from './schemas.ts';
 export * from './snapshot.ts';

@@ -73,3 +73,19 @@ export function failedBeforeSending(error: unknown): boolean {
   const code = errorCode(error);
   return code !== undefined && NOT_SENT_CODES.has(code);
 }
+
+/** Waits `ms` before a retry; rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

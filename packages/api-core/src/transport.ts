@@ -26,6 +26,7 @@ import {
   isRetryableStatus,
   MAX_RETRY_AFTER_MS,
   retryAfterMs,
+  sleep,
 } from './retry.ts';
 
 /** Options every call accepts as its last argument. */
@@ -611,20 +612,4 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
     else out += out ? `.${String(p)}` : String(p);
   }
   return out;
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -5,6 +5,7 @@
  * sent, and a crash leaves 'unknown' exactly the deliveries whose outcome it never learned. Every
  * target is read and every destination's settings are checked before anything is sent.
  */
+import { sleep as realSleep } from '@orgreport/api-core/retry';
 import {
   type Delivery,
   type DeliveryMessage,
@@ -15,7 +16,7 @@ import {
   type SentReceipt,
 } from './destination.ts';
 import { DeliveryPlanError } from './errors.ts';
-import { sleep as realSleep, retryDelayMs, SendingLimit } from './internal/pace.ts';
+import { retryDelayMs, SendingLimit } from './internal/pace.ts';
 import { redactor } from './internal/redact.ts';
 import { messageIdOf } from './key.ts';
 import { type Ledger, RESERVED_FIELDS } from './ledger.ts';

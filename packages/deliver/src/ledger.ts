@@ -8,8 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { LedgerError } from './errors.ts';
-import { type HeldLock, takeLock } from './internal/lock.ts';
+import { type HeldLock, takeFileLock } from '@orgreport/api-core/file-lock';
+import { LedgerError, LedgerLockedError } from './errors.ts';
 
 /** The version of the ledger's lines; a line of another version is refused, never misread. */
 export const LEDGER_VERSION = 1;
@@ -291,7 +291,18 @@ export class Ledger {
     if (typeof options?.now !== 'function') throw new TypeError('openLedger: now must be a function');
     const mode = options.mode ?? 0o600;
     await mkdir(dirname(path), { recursive: true });
-    const lock = await takeLock(`${path}.lock`, `the ledger ${path}`, options.now, mode);
+    const lock = await takeFileLock(`${path}.lock`, {
+      now: options.now,
+      mode,
+      inUse: (owner, lockPath) =>
+        new LedgerLockedError(
+          `the ledger ${path} is in use by process ${owner.pid} on ${owner.host} (since ${owner.since}); wait for it to finish, or remove ${lockPath} if that process is gone`,
+        ),
+      contended: (lockPath) =>
+        new LedgerLockedError(
+          `could not take the lock ${lockPath}: other processes keep taking it (if none runs, remove ${lockPath}.takeover)`,
+        ),
+    });
     let handle: FileHandle | undefined;
     try {
       const index = new LedgerIndex();

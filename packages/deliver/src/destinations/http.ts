@@ -4,6 +4,7 @@
  * worth retrying (408, 429, 5xx, a timeout, a dropped connection) or refused (any other 4xx).
  * Internal: not exported from the package.
  */
+import { errorCode } from '@orgreport/api-core/retry';
 import { type DeliveryError, PermanentDeliveryError, RetryableDeliveryError } from '../destination.ts';
 
 /** How long one request may take before it counts as a timeout (retryable). */
@@ -54,16 +55,6 @@ export function retryAfterMs(headers: Headers): number | undefined {
   const now = Date.parse(headers.get('date') ?? '');
   if (Number.isNaN(at) || Number.isNaN(now)) return undefined;
   return Math.max(0, at - now);
-}
-
-/** The `code` of an error or of one of its causes (undici wraps the socket's error in `cause`). */
-export function errorCode(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 export interface PostOptions {

@@ -16,6 +16,7 @@
 import { createReadStream } from 'node:fs';
 // The AWS SDK is loaded on the first send: a run without an S3 target never loads it.
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { errorCode } from '@orgreport/api-core/retry';
 import {
   type DeliveryError,
   type DeliveryMessage,
@@ -26,7 +27,7 @@ import {
   type SendContext,
   type SentReceipt,
 } from '../destination.ts';
-import { errorCode, scrub } from './http.ts';
+import { scrub } from './http.ts';
 
 export const S3_ENDPOINT_ENV = 'ORGREPORT_S3_ENDPOINT';
 export const S3_REGION_ENV = 'ORGREPORT_S3_REGION';

@@ -14,6 +14,7 @@
  * channel, a missing scope will not. The token is never printed: the client's logger is silenced
  * and messages are written here, from what Slack answered.
  */
+import { errorCode } from '@orgreport/api-core/retry';
 // The Slack SDK is loaded on the first send: a run without a Slack target never loads it.
 import type {
   FilesCompleteUploadExternalResponse,
@@ -31,7 +32,7 @@ import {
   type SendContext,
   type SentReceipt,
 } from '../destination.ts';
-import { errorCode, REQUEST_TIMEOUT_MS, scrub } from './http.ts';
+import { REQUEST_TIMEOUT_MS, scrub } from './http.ts';
 
 /** The variable holding the bot token (`xoxb-…`). */
 export const SLACK_TOKEN_ENV = 'ORGREPORT_SLACK_TOKEN';

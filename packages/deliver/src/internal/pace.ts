@@ -3,22 +3,6 @@
  * receiver's Retry-After honoured up to the same bound) and the sending limit (a token bucket).
  */
 
-/** Waits `ms`; rejects with the signal's reason if it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export interface BackoffOptions {
   /** The first retry's delay, before jitter. */
   baseDelayMs: number;

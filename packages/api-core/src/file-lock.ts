@@ -1,13 +1,14 @@
 /**
- * One process at a time per ledger: `<ledger>.lock` names the process that holds it. The lock file
- * appears whole or not at all (written aside, then hard-linked into place, which fails when it
- * exists). A lock whose process is gone (same host, no such pid) is stale and taken over, by one
- * process only; a lock of a live process, or of another host, is a {@link LedgerLockedError}.
+ * One process at a time per lock file: the file names the process that holds it. It appears whole
+ * or not at all (written aside, then hard-linked into place, which fails when it exists). A lock
+ * whose process is gone (same host, no such pid) is stale and taken over, by one process only; a
+ * lock of a live process, or of another host, is the caller's "in use" error. The store's sync lock
+ * and the delivery ledger's lock are both this one.
  */
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { LedgerLockedError } from '../errors.ts';
+import { dirname } from 'node:path';
 
 /** Who holds a lock, as written in the lock file. */
 export interface LockOwner {
@@ -23,6 +24,19 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+export interface FileLockOptions {
+  /** Stamps the lock (shown to whoever finds it held). */
+  now: () => Date;
+  /** The lock file's mode (default 0o666 before the umask). */
+  mode?: number;
+  /** Where our lock is written before it is linked into place; on the lock's file system (default: beside it). */
+  draftPath?: string;
+  /** The error for a lock held by a live process (or one of another host). */
+  inUse: (owner: LockOwner, path: string) => Error;
+  /** The error when other processes kept taking the lock while we tried to take over a stale one. */
+  contended: (path: string) => Error;
+}
+
 /** True when a process with this id runs on this machine. */
 function processAlive(pid: number): boolean {
   try {
@@ -33,6 +47,7 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The text of a lock file; null when there is none. */
 async function readText(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8');
@@ -56,15 +71,16 @@ function isCode(error: unknown, code: string): boolean {
 
 /**
  * Replaces the stale lock at `path` by ours if it still reads `seen`. Processes that found the same
- * stale lock do this one at a time (`<lock>.takeover`, taken like the lock), so none removes a lock
- * another has just taken. Returns whether the lock is now ours.
+ * stale lock do this one at a time (`<lock>.takeover`, taken like the lock): between the look and
+ * the removal another process may have taken the lock, and its lock must not be removed. Returns
+ * whether the lock is now ours.
  */
 async function takeOver(path: string, seen: string | null, draft: string): Promise<boolean> {
   const guard = `${path}.takeover`;
   try {
     await link(draft, guard);
   } catch (error) {
-    if (isCode(error, 'EEXIST')) return false;
+    if (isCode(error, 'EEXIST')) return false; // another process is at it
     throw error;
   }
   try {
@@ -81,13 +97,13 @@ async function takeOver(path: string, seen: string | null, draft: string): Promi
 }
 
 /**
- * Takes the lock at `path` for this process, or throws {@link LedgerLockedError} naming the process
- * that holds it (pid, host, since when). `what` names the locked thing in that message.
+ * Takes the lock at `path` for this process (its folder made if missing), or throws the options'
+ * `inUse` error naming the process that holds it.
  */
-export async function takeLock(path: string, what: string, now: () => Date, mode: number): Promise<HeldLock> {
-  const me: LockOwner = { pid: process.pid, host: hostname(), since: now().toISOString() };
-  const draft = `${path}.${process.pid}-${randomBytes(6).toString('hex')}`;
-  await writeFile(draft, `${JSON.stringify(me)}\n`, { mode, flag: 'wx' });
+export async function takeFileLock(path: string, options: FileLockOptions): Promise<HeldLock> {
+  const me: LockOwner = { pid: process.pid, host: hostname(), since: options.now().toISOString() };
+  const draft = options.draftPath ?? `${path}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  await writeFile(draft, `${JSON.stringify(me)}\n`, { mode: options.mode ?? 0o666, flag: 'wx' });
   const held: HeldLock = {
     path,
     release: async () => {
@@ -98,6 +114,7 @@ export async function takeLock(path: string, what: string, now: () => Date, mode
     },
   };
   try {
+    await mkdir(dirname(path), { recursive: true });
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await link(draft, path);
@@ -107,17 +124,11 @@ export async function takeLock(path: string, what: string, now: () => Date, mode
       }
       const seen = await readText(path);
       const owner = parseOwner(seen);
-      if (owner && (owner.host !== me.host || processAlive(owner.pid))) {
-        throw new LedgerLockedError(
-          `${what} is in use by process ${owner.pid} on ${owner.host} (since ${owner.since}); wait for it to finish, or remove ${path} if that process is gone`,
-        );
-      }
+      if (owner && (owner.host !== me.host || processAlive(owner.pid))) throw options.inUse(owner, path);
       // Stale (its process is gone) or unreadable: take it over.
       if (await takeOver(path, seen, draft)) return held;
     }
-    throw new LedgerLockedError(
-      `could not take the lock ${path}: other processes keep taking it (if none runs, remove ${path}.takeover)`,
-    );
+    throw options.contended(path);
   } finally {
     await rm(draft, { force: true });
   }
