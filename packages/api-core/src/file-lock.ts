@@ -103,6 +103,7 @@ async function takeOver(path: string, seen: string | null, draft: string): Promi
 export async function takeFileLock(path: string, options: FileLockOptions): Promise<HeldLock> {
   const me: LockOwner = { pid: process.pid, host: hostname(), since: options.now().toISOString() };
   const draft = options.draftPath ?? `${path}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(draft, `${JSON.stringify(me)}\n`, { mode: options.mode ?? 0o666, flag: 'wx' });
   const held: HeldLock = {
     path,
@@ -114,7 +115,6 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
     },
   };
   try {
-    await mkdir(dirname(path), { recursive: true });
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await link(draft, path);
