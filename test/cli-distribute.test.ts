@@ -131,6 +131,34 @@ describe('distribute', () => {
     expect(mode & 0o077).toBe(0);
   }, 180_000);
 
+  it('splits the recipients between shards, each sent once; a run without shards or of another split then sends nothing', async () => {
+    const out = join(dir, 'shards');
+    const args = ['distribute', '--month', '2026-10', '--directory', people, '--out', out];
+    const planned = await cli([...args, '--dry-run', '--json'], { env: mailEnv() });
+    const recipients: string[] = JSON.parse(planned.out).deliveries.map((d: { recipient: string }) => d.recipient);
+    const before = smtp.received.length;
+    const sentBy: string[][] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const from = smtp.received.length;
+      const run = await cli([...args, '--shard', shard], { env: mailEnv() });
+      expect(run.code, run.err).toBe(0);
+      sentBy.push(smtp.received.slice(from).flatMap((m) => m.recipients.map((r) => r.toLowerCase())));
+    }
+    // Each split sent a part, the two parts are all the recipients, once each.
+    expect(sentBy.every((s) => s.length > 0)).toBe(true);
+    expect([...sentBy[0]!, ...sentBy[1]!].sort()).toEqual(recipients.map((r) => r.toLowerCase()).sort());
+    expect(readdirSync(out).filter((f) => f.startsWith('deliveries.') && f.endsWith('.jsonl')).sort()).toEqual([
+      'deliveries.part-1-of-2.jsonl',
+      'deliveries.part-2-of-2.jsonl',
+    ]);
+    // The ledger parts count for every later run: without shards, or split another way.
+    for (const extra of [[], ['--shard', '1/3']]) {
+      const again = await cli([...args, ...extra], { env: mailEnv() });
+      expect(again.code, again.err).toBe(0);
+      expect(smtp.received.length - before).toBe(recipients.length);
+    }
+  }, 180_000);
+
   it("lets nothing of one team reach another team's manager, in any byte of any document or mail", async () => {
     const rows = directoryRows(people);
     // The lead of Payments (the manager of its members) and the people of Platform.

@@ -248,4 +248,34 @@ describe('readLedgers', () => {
     expect(read.index.get('c')?.last.attempt).toBe(2);
     expect(read.index.counts()).toEqual({ sent: 2, failed: 1, unknown: 0 });
   });
+
+  it('counts the other parts of an open ledger (`alsoRead`): what they sent is sent, new lines stay in its own file', async () => {
+    const dir = scratchDir();
+    const whole = join(dir, 'ledger.jsonl');
+    const part = join(dir, 'ledger.part-1-of-2.jsonl');
+    const one = await openLedger(part, { now: ticking('2026-11-01T06:00:00.000Z') });
+    await one.append(event('a', 'sending', 1));
+    await one.append(event('a', 'sent', 1));
+    await one.append(event('b', 'sending', 1)); // the job died sending it
+    await one.close();
+
+    const ledger = await openLedger(whole, { now: ticking('2026-11-01T07:00:00.000Z'), alsoRead: [part, whole] });
+    try {
+      expect(['a', 'b', 'c'].map((k) => ledger.status(k))).toEqual(['sent', 'unknown', 'new']);
+      await ledger.append(event('b', 'sending', 2));
+      await ledger.append(event('b', 'sent', 2));
+      expect(ledger.status('b')).toBe('sent');
+    } finally {
+      await ledger.close();
+    }
+    expect((await lines(whole)).map((l) => [l.key, l.state])).toEqual([
+      ['b', 'sending'],
+      ['b', 'sent'],
+    ]);
+    expect((await lines(part)).length).toBe(3);
+    // A part opened after the whole run's ledger counts it too.
+    const again = await openLedger(part, { now: ticking('2026-11-01T08:00:00.000Z'), alsoRead: [whole] });
+    expect(['a', 'b'].map((k) => again.status(k))).toEqual(['sent', 'sent']);
+    await again.close();
+  });
 });

@@ -255,6 +255,12 @@ export interface OpenLedgerOptions {
    * recipient). A caller may relax it, e.g. 0o640. An existing file keeps its mode.
    */
   mode?: number;
+  /**
+   * Other ledger files whose deliveries count as this one's: the parts written by other `--shard`
+   * splits, or the whole run's ledger beside a part. Read once on opening, without their locks; a
+   * key found in several files takes the line with the later `at`. New lines go to this file only.
+   */
+  alsoRead?: ReadonlyArray<string>;
 }
 
 /**
@@ -307,6 +313,8 @@ export class Ledger {
     try {
       const index = new LedgerIndex();
       const report = await readLedgerFile(path, index);
+      const others = await readLedgers((options.alsoRead ?? []).filter((p) => p !== path));
+      for (const key of others.index.keys()) index.merge(others.index.get(key)!);
       handle = await openForAppend(path, mode);
       if (report.torn) {
         // The torn line's write never completed, so nothing relied on it: cut it off.

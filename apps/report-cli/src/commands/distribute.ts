@@ -16,7 +16,7 @@ import { type CommandContext, setUp } from '../context.ts';
 import {
   checkTargets,
   isEmailTarget,
-  ledgerPath,
+  ledgerParts,
   normalTarget,
   reportMessage,
   sendDeliveries,
@@ -204,7 +204,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     { names: config.destinations, cwd: ctx.io.cwd },
   );
 
-  const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend, shard);
+  const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend);
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
   try {
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);
@@ -312,20 +312,13 @@ async function pendingDeliveries(
   config: Config,
   month: string,
   resend: string | undefined,
-  shard: { shard: number; of: number } | undefined,
 ): Promise<PlannedDelivery[]> {
   const { deliveryKey, readLedgers } = await import('@orgreport/deliver');
   const again = resend?.split(',').map((r) => r.trim().toLowerCase()) ?? [];
   if (again.includes('all')) return deliveries;
-  const path = ledgerPath(config, shard);
-  let status: (key: string) => string;
-  try {
-    const reading = await readLedgers([path]);
-    status = (key) => reading.index.status(key);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return deliveries;
-    throw error;
-  }
+  // Every part counts: what another split (or a run without shards) sent is not pending here.
+  const reading = await readLedgers(await ledgerParts(config));
+  const status = (key: string) => reading.index.status(key);
   const byId = new Map(plan.reports.map((r) => [r.id, r]));
   return deliveries.filter((d) => {
     if (again.includes(d.recipient.toLowerCase())) return true;

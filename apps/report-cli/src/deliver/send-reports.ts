@@ -6,8 +6,8 @@
  * layer that reads them; their secret values join the run's secrets, so nothing prints them.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type {
   DeliverResult,
   Delivery,
@@ -77,6 +77,25 @@ export function ledgerPath(
 ): string {
   const name = part ? `deliveries.part-${part.shard}-of-${part.of}.jsonl` : 'deliveries.jsonl';
   return config.store ? join(config.store, '_ledger', name) : join(config.outDir, name);
+}
+
+const LEDGER_FILE = /^deliveries(\.part-\d+-of-\d+)?\.jsonl$/;
+
+/**
+ * Every ledger file beside the run's: the whole run's and each `--shard` split's part. A run counts
+ * them all, so that what one split sent is not sent again by a run without shards or of another split.
+ */
+export async function ledgerParts(config: Pick<Config, 'store' | 'outDir'>): Promise<string[]> {
+  const folder = dirname(ledgerPath(config));
+  try {
+    return (await readdir(folder))
+      .filter((name) => LEDGER_FILE.test(name))
+      .sort()
+      .map((name) => join(folder, name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
 
 /** The destinations' settings: the configuration's SMTP server and sender, the environment for the others. */
@@ -182,6 +201,7 @@ export async function sendDeliveries(deliveries: Delivery[], options: SendOption
   const ledger = await openLedger(path, {
     now: config.now,
     mode: config.fileAccess === 'group' ? 0o640 : 0o600,
+    alsoRead: await ledgerParts(config),
   });
   const stage = reporter.stage('deliver');
   let done = 0;
