@@ -135,7 +135,9 @@ describe('distribute', () => {
     const out = join(dir, 'shards');
     const args = ['distribute', '--month', '2026-10', '--directory', people, '--out', out];
     const planned = await cli([...args, '--dry-run', '--json'], { env: mailEnv() });
-    const recipients: string[] = JSON.parse(planned.out).deliveries.map((d: { recipient: string }) => d.recipient);
+    const recipients: string[] = JSON.parse(planned.out).deliveries.map(
+      (d: { recipient: string }) => d.recipient,
+    );
     const before = smtp.received.length;
     const sentBy: string[][] = [];
     for (const shard of ['1/2', '2/2']) {
@@ -147,10 +149,11 @@ describe('distribute', () => {
     // Each split sent a part, the two parts are all the recipients, once each.
     expect(sentBy.every((s) => s.length > 0)).toBe(true);
     expect([...sentBy[0]!, ...sentBy[1]!].sort()).toEqual(recipients.map((r) => r.toLowerCase()).sort());
-    expect(readdirSync(out).filter((f) => f.startsWith('deliveries.') && f.endsWith('.jsonl')).sort()).toEqual([
-      'deliveries.part-1-of-2.jsonl',
-      'deliveries.part-2-of-2.jsonl',
-    ]);
+    expect(
+      readdirSync(out)
+        .filter((f) => f.startsWith('deliveries.') && f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['deliveries.part-1-of-2.jsonl', 'deliveries.part-2-of-2.jsonl']);
     // The ledger parts count for every later run: without shards, or split another way.
     for (const extra of [[], ['--shard', '1/3']]) {
       const again = await cli([...args, ...extra], { env: mailEnv() });

@@ -259,7 +259,10 @@ describe('readLedgers', () => {
     await one.append(event('b', 'sending', 1)); // the job died sending it
     await one.close();
 
-    const ledger = await openLedger(whole, { now: ticking('2026-11-01T07:00:00.000Z'), alsoRead: [part, whole] });
+    const ledger = await openLedger(whole, {
+      now: ticking('2026-11-01T07:00:00.000Z'),
+      alsoRead: [part, whole],
+    });
     try {
       expect(['a', 'b', 'c'].map((k) => ledger.status(k))).toEqual(['sent', 'unknown', 'new']);
       await ledger.append(event('b', 'sending', 2));
