@@ -173,4 +173,78 @@ describe('distribute killed mid-way', () => {
     expect(await fourth.ended, fourth.err()).toBe(0);
     expect(smtp.received.length).toBe(before);
   }, 300_000);
+
+  it('stops on SIGTERM or SIGINT at once, leaving nothing behind, and a rerun finishes: one mail each', async () => {
+    const dir = tempDir('orgreport-stop-');
+    const people = join(dir, 'people.csv');
+    expect((await cli(['emulator', '--seed', '7', '--users', '60', '--directory', people])).code).toBe(0);
+    const scratch = join(dir, 'tmp');
+    mkdirSync(scratch);
+    const out = join(dir, 'out');
+    const env = {
+      ...process.env,
+      ...envFor(emulator),
+      ORGREPORT_SMTP_URL: smtp.url,
+      ORGREPORT_MAIL_FROM: 'reports@acme.test',
+      TMPDIR: scratch,
+    };
+    const args = [
+      bin,
+      'distribute',
+      '--month',
+      '2026-10',
+      '--today',
+      '2026-11-22',
+      '--directory',
+      people,
+      '--out',
+      out,
+    ];
+    const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env: envFor(emulator) });
+    const managers: string[] = JSON.parse(planned.out).deliveries.map(
+      (d: { recipient: string }) => d.recipient,
+    );
+    const before = smtp.received.length;
+    const run = () => {
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      let err = '';
+      child.stderr!.on('data', (c: Buffer) => {
+        err += c.toString();
+      });
+      const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      return { child, err: () => err, ended };
+    };
+    // SIGTERM while the server holds its reply to a mail (a send under way), SIGINT after a mail.
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
+      holdAt = smtp.received.length + 1;
+      const stopped = run();
+      await until(() => smtp.received.length >= holdAt, stopped.child, 'a mail');
+      expect(processesNaming(scratch).length, 'Chromium runs for the PDFs').toBeGreaterThan(0);
+      stopped.child.kill(signal);
+      expect(await stopped.ended, stopped.err()).toBe(code);
+      release?.();
+      expect(stopped.err()).toContain(`orgreport: stopped by ${signal}`);
+      // Nothing left: no browser, no browser profile, no ledger lock, no half-written report.
+      expect(await goneWithin(scratch, 10_000)).toEqual([]);
+      expect(readdirSync(scratch), `${signal}: ${stopped.err()}`).toEqual([]);
+      expect(readdirSync(out).filter((f) => f.endsWith('.lock') || f.includes('.partial-'))).toEqual([]);
+    }
+    const last = run();
+    expect(await last.ended, last.err()).toBe(0);
+
+    const ids = new Map<string, Set<string>>();
+    for (const m of smtp.received.slice(before)) {
+      for (const r of m.recipients) {
+        const seen = ids.get(r.toLowerCase()) ?? new Set();
+        seen.add(m.parsed.messageId ?? '');
+        ids.set(r.toLowerCase(), seen);
+      }
+    }
+    expect([...ids.keys()].sort()).toEqual(managers.map((m) => m.toLowerCase()).sort());
+    for (const [recipient, seen] of ids) expect(seen.size, recipient).toBe(1);
+  }, 300_000);
 });

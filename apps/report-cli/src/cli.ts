@@ -2,9 +2,11 @@
  * `run()`: the whole `orgreport` command behind one function. The entry point (main.ts) imports this
  * module only, so that start-up loads commander and the program, never the library exports of index.ts.
  */
+
+import { constants as osConstants } from 'node:os';
 import { scrubText } from '@orgreport/api-core/redact';
 import { CommanderError } from 'commander';
-import type { CommandContext } from './context.ts';
+import type { CommandContext, StopCleanupKind } from './context.ts';
 import { EXIT, exitCodeOf, messageOf } from './errors.ts';
 import { type CliIo, processIo, type TextOut } from './io.ts';
 import { createProgram } from './program.ts';
@@ -21,9 +23,11 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
   const secrets = new Set<string>();
   const given = { ...processIo(), ...io };
   // Whatever a stage prints (data a server echoed included) passes through the mask of the secrets known by then.
+  const stops = stopHandling(given);
   const ctx: CommandContext = {
     io: { ...given, stdout: masked(given.stdout, secrets), stderr: masked(given.stderr, secrets) },
     secrets,
+    onStop: stops.register,
   };
   const envKey = ctx.io.env.ORGREPORT_API_KEY;
   if (envKey) ctx.secrets.add(envKey);
@@ -32,6 +36,7 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
+    if (stops.stopping) return stops.stopping; // the stop handler says why and ends the process
     // Commander has printed its message (or the help); the program's exit overrides chose the code.
     if (error instanceof CommanderError) return error.exitCode;
     ctx.io.stderr.write(`orgreport: ${messageOf(error)}\n`);
@@ -39,7 +44,58 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
       argv.includes('--verbose') || argv.includes('-v') || ctx.io.env.ORGREPORT_LOG_LEVEL === 'debug';
     if (verbose && error instanceof Error && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
     return exitCodeOf(error);
+  } finally {
+    stops.done();
   }
+}
+
+/** How long a stopped run may take to clean up before the process ends anyway. */
+const STOP_CLEANUP_MS = 5_000;
+
+/**
+ * A stop signal during a run: the run says it stopped, the registered cleanups run (the last first,
+ * all within a bound), and
+ * the process ends with 128 + the signal's number, as a shell reports it. A second signal ends the
+ * process at once (its default), and so does one before anything registered.
+ */
+function stopHandling(io: CliIo) {
+  const cleanups = new Set<() => Promise<unknown>>();
+  const leftovers = new Set<() => Promise<unknown>>();
+  let unlisten: (() => void) | undefined;
+  const state = {
+    /** The exit code of the stop under way, once a signal came. */
+    stopping: 0,
+    register(cleanup: () => Promise<unknown>, what: StopCleanupKind = 'work'): () => void {
+      const set = what === 'work' ? cleanups : leftovers;
+      set.add(cleanup);
+      unlisten ??= io.onStopSignal((signal) => void stop(signal));
+      return () => set.delete(cleanup);
+    },
+    done(): void {
+      if (!state.stopping) unlisten?.();
+    },
+  };
+  const stop = async (signal: string) => {
+    state.stopping = 128 + (osConstants.signals[signal as NodeJS.Signals] ?? 15);
+    io.stderr.write(
+      `orgreport: stopped by ${signal}; what was not finished was removed (run the command again to finish: nothing delivered is sent twice)\n`,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      (async () => {
+        // The work first, the last registered first: the deliveries stop before the reports they
+        // wait for lose Chromium; then, with nothing writing any more, the files left half-written.
+        for (const cleanup of [...cleanups].reverse()) await cleanup().catch(() => {});
+        await Promise.allSettled([...leftovers].map((cleanup) => cleanup()));
+      })(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, STOP_CLEANUP_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    io.exit(state.stopping);
+  };
+  return state;
 }
 
 /** `out` with every secret of `secrets` (as the set is when writing) and every bearer token masked. */

@@ -7,7 +7,17 @@ export interface CommandContext {
   io: CliIo;
   /** Values that must never be printed (the API key); `run()` scrubs error messages with them. */
   secrets: Set<string>;
+  /**
+   * Registers what to undo if a signal stops the run; the returned function unregisters it once
+   * done. From the first registration on, a stop signal runs every `work` cleanup (deliveries to
+   * wind down, a browser to close; the last registered first), then every `leftovers` one
+   * (temporary files), then ends the process.
+   */
+  onStop(cleanup: () => Promise<unknown>, what?: StopCleanupKind): () => void;
 }
+
+/** A cleanup that stops work under way, or one that removes what stopped work left behind. */
+export type StopCleanupKind = 'work' | 'leftovers';
 
 /** Resolves the configuration of a command and the reporter that logs for it. */
 export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config; reporter: Reporter } {

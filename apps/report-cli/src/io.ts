@@ -20,8 +20,31 @@ export interface CliIo {
   now: () => Date;
   /** Directory that relative paths are resolved against. */
   cwd: string;
-  /** Resolves when the process is asked to stop (SIGINT or SIGTERM); used by long-running commands. */
+  /** Resolves when the process is asked to stop (SIGINT, SIGTERM or SIGHUP); used by long-running commands. */
   untilStopped: () => Promise<string>;
+  /**
+   * Calls `listener` on the first stop signal (SIGINT, SIGTERM or SIGHUP) until the returned
+   * function is called. While it listens, that signal does not end the process by itself: the
+   * listener does, by {@link CliIo.exit}.
+   */
+  onStopSignal: (listener: (signal: string) => void) => () => void;
+  /** Ends the process with `code` at once (after a stop signal, once the run has cleaned up). */
+  exit: (code: number) => void;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Calls `listener` once, on the first stop signal; the returned function stops listening. */
+function onProcessStopSignal(listener: (signal: string) => void): () => void {
+  const stop = (signal: string) => {
+    off();
+    listener(signal);
+  };
+  const off = () => {
+    for (const s of STOP_SIGNALS) process.off(s, stop);
+  };
+  for (const s of STOP_SIGNALS) process.on(s, stop);
+  return off;
 }
 
 /** The process's own streams, environment, clock and signals. */
@@ -33,15 +56,8 @@ export function processIo(): CliIo {
     env: process.env,
     now: () => new Date(),
     cwd: process.cwd(),
-    untilStopped: () =>
-      new Promise((resolve) => {
-        const stop = (signal: string) => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve(signal);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      }),
+    untilStopped: () => new Promise((resolve) => onProcessStopSignal(resolve)),
+    onStopSignal: onProcessStopSignal,
+    exit: (code) => process.exit(code),
   };
 }

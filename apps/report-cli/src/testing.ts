@@ -11,8 +11,10 @@ export interface MemoryIo extends CliIo {
   /** Everything written to stderr so far. */
   err(): string;
   stdin: PassThrough;
-  /** Ends `untilStopped()` as a signal would. */
+  /** Ends `untilStopped()` and calls the `onStopSignal` listeners, as a signal would. */
   stop(signal?: string): void;
+  /** The code `exit` was called with, if it was. */
+  exited(): number | undefined;
 }
 
 /** An I/O for `run(argv, io)` with nothing from the process: the environment is exactly `env`. */
@@ -25,6 +27,8 @@ export function memoryIo(
   const stopped = new Promise<string>((resolve) => {
     stop = resolve;
   });
+  const listeners = new Set<(signal: string) => void>();
+  let exitCode: number | undefined;
   const fixed = new Date(options.now ?? '2026-11-22T09:00:00Z');
   return {
     stdout: { write: (text: string) => (out += text) },
@@ -34,8 +38,22 @@ export function memoryIo(
     now: () => new Date(fixed),
     cwd: options.cwd ?? process.cwd(),
     untilStopped: () => stopped,
+    onStopSignal: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    exit: (code) => {
+      exitCode = code;
+    },
     out: () => out,
     err: () => err,
-    stop: (signal = 'SIGTERM') => stop(signal),
+    stop: (signal = 'SIGTERM') => {
+      stop(signal);
+      for (const listener of [...listeners]) {
+        listeners.delete(listener);
+        listener(signal);
+      }
+    },
+    exited: () => exitCode,
   };
 }

@@ -111,6 +111,11 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
       // Over a pipe, not a WebSocket: Chromium exits when the pipe closes, so a process killed
       // outright (SIGKILL, the OOM killer) leaves no browser behind.
       pipe: true,
+      // A signal is the program's to handle: puppeteer's own handlers would close the browser
+      // under a run that goes on (SIGTERM, SIGHUP) or end the process without its cleanup (SIGINT).
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });

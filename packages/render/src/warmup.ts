@@ -25,7 +25,10 @@ export interface RenderWarmup {
   thread(): RenderThread;
   /** Closes Chromium if it was started, once the PDF is printed; the render thread goes on. */
   closePdf(): Promise<void>;
-  /** Closes Chromium and the render thread if they were started (safe to call more than once). */
+  /**
+   * Closes Chromium and the render thread if they were started (safe to call more than once); no
+   * Chromium starts after it.
+   */
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export function warmUpRendering(
 ): RenderWarmup {
   let pdf: Promise<PdfRenderer> | undefined;
   let thread: RenderThread | undefined;
+  let closed = false;
   const page = formats.has('pdf') || formats.has('html');
   const workbook = formats.has('xlsx');
   const threadedWorkbook = workbook && options.workbookThread === true;
@@ -71,6 +75,8 @@ export function warmUpRendering(
       await Promise.all([page && pageModules(), workbook && workbookModules()]);
     },
     pdf() {
+      // Closed for good (a run stopping): a render still under way must not start another Chromium.
+      if (closed) return Promise.reject(new Error('the renderer was closed'));
       // Puppeteer alone: Chromium starts while the page's modules load.
       pdf ??= import('./pdf.ts').then((p) => p.createPdfRenderer(pdfOptions));
       return pdf;
@@ -86,6 +92,7 @@ export function warmUpRendering(
       await renderer?.close();
     },
     async close() {
+      closed = true;
       const writer = thread;
       thread = undefined;
       await Promise.all([warmup.closePdf(), writer?.close()]);

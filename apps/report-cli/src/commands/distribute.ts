@@ -206,6 +206,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
 
   const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend);
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
+  const unregister = ctx.onStop(() => warmup.close());
   try {
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);
     const data = await prepareData(snapshot, directory, config);
@@ -228,6 +229,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
       inputs,
       warmup,
       cwd: ctx.io.cwd,
+      onStop: ctx.onStop,
     });
     for (const h of resolved.heldBack) reporter.info(`held back: ${h.scope}: ${h.reason}`);
     // The reports that have something to deliver are rendered ahead, two at a time, in the order
@@ -296,6 +298,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
       );
     }
   } finally {
+    unregister();
     await warmup.close();
   }
 }
@@ -361,6 +364,7 @@ class ReportRenderer {
       warmup: ReturnType<typeof warmUpRendering>;
       /** Where section packages are resolved from. */
       cwd: string;
+      onStop: CommandContext['onStop'];
     },
   ) {}
 
@@ -415,6 +419,7 @@ class ReportRenderer {
       ? metrics.resolveSections(await loadSections(report.sections, this.run.cwd))
       : sections;
     const outputs = await new OutputSet(config.outDir).open();
+    const unregister = this.run.onStop(() => outputs.abort(), 'leftovers');
     try {
       const { renderDocuments } = await import('@orgreport/render/documents');
       const base = baseNameOf(model, report);
@@ -447,6 +452,8 @@ class ReportRenderer {
     } catch (error) {
       await outputs.abort();
       throw error;
+    } finally {
+      unregister();
     }
   }
 }

@@ -46,6 +46,7 @@ async function monthlyOf(
   // Chromium starts and the render thread loads the page's modules and ExcelJS while the month is
   // fetched or read.
   const warmup = reportWarmup(config, formats, sections);
+  const unregister = ctx.onStop(() => warmup.close());
   loadReportModules();
   try {
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
@@ -103,6 +104,7 @@ async function monthlyOf(
       warmup,
     });
   } finally {
+    unregister();
     await warmup.close();
   }
 }

@@ -55,7 +55,7 @@ describe('the settings table', () => {
   });
 
   it('gives every flag of the table to a command, with its variable in the help', () => {
-    const program = createProgram({ io: memoryIo(), secrets: new Set() });
+    const program = createProgram({ io: memoryIo(), secrets: new Set(), onStop: () => () => false });
     // A flag's help on every command that has it (`limits template --out` is a file of its own).
     const helps = new Map<string, string[]>();
     const visit = (command: typeof program) => {

@@ -188,6 +188,27 @@ export function normalTarget(target: string): string {
  * (exit 1) naming every delivery that failed, after the others went out.
  */
 export async function sendDeliveries(deliveries: Delivery[], options: SendOptions): Promise<DeliverResult> {
+  // A stop signal winds the deliveries down: the sends under way are abandoned (the ledger keeps
+  // them 'sending', so a rerun names them unknown) and the ledger is closed, its lock released.
+  const stop = new AbortController();
+  const running = deliverWithLedger(deliveries, options, stop.signal);
+  const unregister = options.ctx.onStop(async () => {
+    stop.abort(new Error('stopped by a signal'));
+    await running.catch(() => {});
+  });
+  try {
+    return await running;
+  } finally {
+    unregister();
+  }
+}
+
+/** The deliveries through the ledger, until done or `signal` stops them. */
+async function deliverWithLedger(
+  deliveries: Delivery[],
+  options: SendOptions,
+  signal: AbortSignal,
+): Promise<DeliverResult> {
   const { config, reporter, ctx } = options;
   const { deliverAll, openLedger } = await import('@orgreport/deliver');
   const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
@@ -208,6 +229,7 @@ export async function sendDeliveries(deliveries: Delivery[], options: SendOption
   try {
     const result = await deliverAll(deliveries, {
       ledger,
+      signal,
       settings,
       destinations,
       messageIdHost: config.mailFrom?.split('@')[1]?.replace(/>$/, '') ?? 'orgreport.invalid',

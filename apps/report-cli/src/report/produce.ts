@@ -221,6 +221,8 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
   const warmup = options.warmup ?? reportWarmup(config, formats, options.sections);
 
   const outputs = await new OutputSet(config.outDir).open();
+  const unregisterWork = options.warmup ? undefined : options.ctx.onStop(() => warmup.close());
+  const unregister = options.ctx.onStop(() => outputs.abort(), 'leftovers');
   let model: ReportModel;
   let files: CommittedOutput[];
   let warnings: string[];
@@ -254,6 +256,8 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
     await outputs.abort();
     throw error;
   } finally {
+    unregister();
+    unregisterWork?.();
     if (!options.warmup) await warmup.close();
   }
   const mailedTo = delivering ? await deliver(model, files, options) : [];

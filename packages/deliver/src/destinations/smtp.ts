@@ -109,9 +109,21 @@ export const smtpDestination = defineDestination<string>({
     };
     const shared = context.shared;
     const transport = shared ? shared(`smtp ${url.href}`, open, (t) => t.close()) : open();
+    // The run giving up (a signal, a deadline) ends a send under way now, its outcome unknown to
+    // the ledger, rather than when the server answers; the connection is dropped with it.
+    let giveUp = () => {};
+    const givenUp = new Promise<never>((_, reject) => {
+      giveUp = () => {
+        reject(context.signal.reason);
+        transport.close();
+      };
+    });
+    givenUp.catch(() => {});
+    context.signal.addEventListener('abort', giveUp, { once: true });
     try {
+      if (context.signal.aborted) throw context.signal.reason;
       context.log(`smtp: ${address} through ${server}`);
-      const info = await transport.sendMail({
+      const sending = transport.sendMail({
         messageId: context.messageId,
         from,
         to: address,
@@ -124,6 +136,8 @@ export const smtpDestination = defineDestination<string>({
           contentType: d.contentType,
         })),
       });
+      sending.catch(() => {}); // when given up, its late failure is nobody's
+      const info = await Promise.race([sending, givenUp]);
       if (Array.isArray(info.rejected) && info.rejected.length > 0) {
         throw new PermanentDeliveryError(address, `${server} refused the recipient ${address}`);
       }
@@ -132,6 +146,7 @@ export const smtpDestination = defineDestination<string>({
       if (error instanceof PermanentDeliveryError) throw error;
       throw deliveryError(error, server, address);
     } finally {
+      context.signal.removeEventListener('abort', giveUp);
       if (!shared) transport.close();
     }
   },
