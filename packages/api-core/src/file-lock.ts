@@ -37,8 +37,8 @@ export interface FileLockOptions {
   contended: (path: string) => Error;
 }
 
-/** True when a process with this id runs on this machine. */
-function processAlive(pid: number): boolean {
+/** True when a process with this id runs on this machine (one of another user's included). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

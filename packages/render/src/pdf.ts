@@ -4,10 +4,11 @@
  * no script, and prints A4 with a header and footer naming the organization, the period and
  * "page N of M".
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '@orgreport/api-core/file-lock';
 import type { Browser, Page } from 'puppeteer-core';
 import { defaultChromium, headlessModeOf } from './chromium.ts';
 import { escapeHtml, shortText, withoutBidiControls } from './display-text.ts';
@@ -93,10 +94,28 @@ function withMetadata(html: string, options: PdfDocumentOptions): string {
   return /<head[^>]*>/i.test(stripped) ? stripped.replace(/<head[^>]*>/i, (m) => m + head) : head + stripped;
 }
 
+/** Chromium's profile folders in the temporary folder, named after the process that made them. */
+const PROFILE_PREFIX = 'orgreport-chromium-';
+
+/**
+ * Removes the profile folders of runs that are gone: a run killed outright (SIGKILL, the OOM
+ * killer) cannot remove its own, and Chromium, which ends with it, leaves it behind.
+ */
+async function removeStaleProfiles(): Promise<void> {
+  const folder = tmpdir();
+  for (const name of await readdir(folder)) {
+    const pid = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (pid && Number(pid) !== process.pid && !processAlive(Number(pid))) {
+      await rm(join(folder, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** Starts Chromium and returns a renderer; call `close()` when done. */
 export async function createPdfRenderer(options: PdfRendererOptions = {}): Promise<PdfRenderer> {
   const timeout = options.timeoutMs ?? 60_000;
-  const userDataDir = await mkdtemp(join(tmpdir(), 'orgreport-chromium-'));
+  removeStaleProfiles().catch(() => {}); // beside the start, never in its way
+  const userDataDir = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   const args = [...CHROMIUM_ARGS];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   const executablePath = options.executablePath ?? defaultChromium();
