@@ -136,7 +136,7 @@ describe('orgreport monthly, all formats', () => {
     });
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/sending to cto@example\.com through 127\.0\.0\.1:9 failed/);
-    expect(result.err).toMatch(/1 of 1 deliveries failed/);
+    expect(result.err).toMatch(/orgreport: the delivery failed; run again to retry/);
     // The report was written before the delivery failed.
     expect(readdirSync(dir).some((f) => f.endsWith('.json'))).toBe(true);
   });

@@ -282,7 +282,7 @@ describe('orgreport watch delivers its alerts', () => {
     expect(hooks.refused.length).toBe(refused + 2);
     const message = failing.err.trim().split('\n').at(-1)!;
     expect(message).toMatch(
-      /^orgreport: 2 of 4 deliveries failed, the others went out; run again to retry them/,
+      /^orgreport: 2 of 4 deliveries failed, the others went out; run again to retry/,
     );
     expect(message).toContain(`webhook:${hooks.origin}/retry (`);
     expect(`${failing.out}${failing.err}`).not.toContain('test-other-secret-456');

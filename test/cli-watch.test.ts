@@ -212,7 +212,11 @@ describe('orgreport watch, day by day after sync', () => {
         })
       ).code,
     ).toBe(0);
-    // Three days later, no new day: the data is stale.
+    // Three days later, no new day: the data is stale. `--quiet` (cron) prints nothing of it.
+    const quiet = await cli(['watch', '--store', store, '--today', '2026-09-06', '--quiet', '--dry-run'], {
+      env: {},
+    });
+    expect([quiet.code, quiet.out, quiet.err]).toEqual([0, '', '']);
     const text = await cli(['watch', '--store', store, '--today', '2026-09-06'], { env: {} });
     expect(text.code, text.err).toBe(0);
     expect(text.out).toContain('new  warning  stale: The store holds no day of organization');

@@ -506,18 +506,20 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
   const { delivery, error } = dryRun
     ? {}
     : await keepAndDeliver(store, { evaluated, due }, plan, { config, reporter, ctx });
-  printWatch(stdout, results, {
-    store,
-    today,
-    dryRun,
-    json: Boolean(options.json),
-    started,
-    due,
-    routes,
-    labelOf,
-    ...(plan && { plan }),
-    ...(delivery && { delivery }),
-  });
+  // `--quiet` is for cron: what fired went to its routes; only errors are printed.
+  if (options.json || reporter.enabled('info'))
+    printWatch(stdout, results, {
+      store,
+      today,
+      dryRun,
+      json: Boolean(options.json),
+      started,
+      due,
+      routes,
+      labelOf,
+      ...(plan && { plan }),
+      ...(delivery && { delivery }),
+    });
   if (failures.length > 0) {
     if (error !== undefined) reporter.error(messageOf(error));
     if (damage) throw damage;

@@ -185,14 +185,14 @@ export const SETTINGS = {
     flag: '--smtp-url <url>',
     env: 'ORGREPORT_SMTP_URL',
     help: 'SMTP server, smtp(s)://user:pass@host:port',
-    default: 'required with `--email`',
+    default: 'required to deliver to an e-mail address',
     file: smtpUrl,
   }),
   mailFrom: setting({
     flag: '--mail-from <address>',
     env: 'ORGREPORT_MAIL_FROM',
     help: 'sender address of the mail',
-    default: 'the SMTP user when it is an e-mail address; else required with `--email`',
+    default: 'the SMTP user when it is an e-mail address; else required to deliver to an e-mail address',
     file: email,
   }),
   email: setting({
@@ -272,7 +272,7 @@ export const SETTINGS = {
   directory: setting({
     flag: '--directory <file>',
     env: 'ORGREPORT_DIRECTORY',
-    help: 'people directory, CSV or XLSX with email,team,cost_center,manager: the Teams and Chargeback sections',
+    help: 'people directory, CSV or XLSX with email,team,cost_center,manager: the Teams and Chargeback sections, the scopes, the alerts of teams and cost centers',
     default: 'none: no teams, no chargeback',
     file: nonEmpty,
   }),
@@ -304,7 +304,7 @@ export const SETTINGS = {
   minGroupSize: setting({
     flag: '--min-group-size <n>',
     env: 'ORGREPORT_MIN_GROUP_SIZE',
-    help: 'no report for a scope, and no figures for a group, of fewer people (where the reader may not see per-person rows)',
+    help: 'no report for a scope, and no figures or alerts of a group, of fewer people (where the reader may not see per-person rows)',
     default: '5',
     file: wholeCount,
   }),
@@ -346,7 +346,7 @@ export const SETTINGS = {
   deliver: setting({
     flag: '--deliver <targets>',
     env: 'ORGREPORT_DELIVER',
-    help: 'deliver the report to these comma-separated targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH, and the targets of --destinations packages',
+    help: 'deliver the report (watch: the alerts) to these comma-separated targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH, and the targets of --destinations packages',
     default: 'none',
     file: listOr(z.array(nonEmpty).min(1, 'expected at least one target')),
     fileNote: 'array or comma list',

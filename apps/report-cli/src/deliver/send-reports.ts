@@ -258,8 +258,14 @@ async function deliverWithLedger(
     );
     if (result.failed.length > 0) {
       const names = result.failed.map((f) => `${f.label} (${f.error})`);
+      const failed =
+        result.failed.length === deliveries.length
+          ? deliveries.length === 1
+            ? 'the delivery failed'
+            : `all ${deliveries.length} deliveries failed`
+          : `${result.failed.length} of ${deliveries.length} deliveries failed, the others went out`;
       throw new CliError(
-        `${result.failed.length} of ${deliveries.length} deliveries failed, the others went out; run again to retry them (the ledger ${path} keeps what was delivered): ${names.join('; ')}`,
+        `${failed}; run again to retry (the ledger ${path} keeps what was delivered): ${names.join('; ')}`,
         EXIT.failure,
       );
     }
