@@ -50,6 +50,10 @@ describe('run()', () => {
     const io = memoryIo();
     expect(await run(['monthly', '--demo', '--email', 'cfo@example.com'], io)).toBe(2);
     expect(io.err()).toMatch(/--email needs an SMTP server/);
+    // An address among --deliver is named as such, not as --email.
+    const delivering = memoryIo();
+    expect(await run(['monthly', '--demo', '--deliver', 'cfo@example.com'], delivering)).toBe(2);
+    expect(delivering.err()).toMatch(/^orgreport: an e-mail address in --deliver needs an SMTP server/);
   });
 
   it('asks for a sender unless the SMTP user is an e-mail address, and never shows the password', async () => {

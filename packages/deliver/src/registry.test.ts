@@ -63,6 +63,17 @@ describe('createDestinations', () => {
     );
     expect(() => destinations.destinationFor('mailto:nobody')).toThrow(/not an e-mail address/);
     expect(() => destinations.destinationFor('dir:')).toThrow(/the folder is missing/);
+    // A reason that shows the syntax already does not get it twice.
+    const hint = 'webhook:https://host/path (http: only for loopback hosts)';
+    let message = '';
+    try {
+      destinations.destinationFor('webhook:http://hooks.example.com/x');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      `Signed webhook cannot read "webhook:http://hooks.example.com/x": webhook target: http: is accepted only for loopback hosts (127.0.0.1, ::1, localhost); use https:; write ${hint}`,
+    );
   });
 
   it('refuses two destinations of one scheme', () => {

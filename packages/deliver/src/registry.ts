@@ -99,8 +99,10 @@ export class Destinations {
       address = destination.parse(target);
     } catch (error) {
       const reason = error instanceof DestinationError ? error.message : String((error as Error)?.message);
+      // The syntax is named once: a destination's own reason may already show it.
+      const syntax = reason.includes(destination.syntax) ? '' : ` (written ${destination.syntax})`;
       throw new DestinationError(
-        `${destination.title} cannot read ${JSON.stringify(target)}: ${reason} (written ${destination.syntax})`,
+        `${destination.title} cannot read ${JSON.stringify(target)}: ${reason}${syntax}`,
         { cause: error },
       );
     }

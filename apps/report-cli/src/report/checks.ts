@@ -31,14 +31,15 @@ export function mailsReports(config: Config): boolean {
 /** Refuses a mail without an SMTP server and a template directory that cannot be read. */
 export function checkDelivery(config: Config): void {
   const mailing = mailsReports(config);
+  const what = config.mailTo.length > 0 ? '--email' : 'an e-mail address in --deliver';
   if (mailing && !config.smtpUrl) {
     throw new UsageError(
-      '--email needs an SMTP server: set ORGREPORT_SMTP_URL, --smtp-url or "smtpUrl" in the config file',
+      `${what} needs an SMTP server: set ORGREPORT_SMTP_URL, --smtp-url or "smtpUrl" in the config file`,
     );
   }
   if (mailing && !config.mailFrom) {
     throw new UsageError(
-      '--email needs a sender address: set --mail-from, ORGREPORT_MAIL_FROM or "mailFrom" in the config file (the SMTP user is used when it is an e-mail address)',
+      `${what} needs a sender address: set --mail-from, ORGREPORT_MAIL_FROM or "mailFrom" in the config file (the SMTP user is used when it is an e-mail address)`,
     );
   }
   const problem = config.templates && pathProblem(config.templates, 'readable directory');
