@@ -254,6 +254,27 @@ describe('distribute', () => {
     }
   }, 240_000);
 
+  it('refuses in a dry run what the run would: a target no destination takes, --resend of a stranger', async () => {
+    const plan = join(dir, 'bad-target.json');
+    writeFileSync(plan, JSON.stringify({ rules: [{ scope: 'org', to: ['not-an-email'] }] }));
+    const base = ['distribute', '--month', '2026-10', '--directory', people, '--dry-run'];
+    const bad = await cli([...base, '--plan', plan], { env: mailEnv() });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(
+      /^orgreport: delivery target "not-an-email": no destination takes "not-an-email"/,
+    );
+    const stranger = await cli([...base, '--resend', 'nobody@example.com'], { env: mailEnv() });
+    expect(stranger.code).toBe(2);
+    expect(stranger.err).toMatch(/^orgreport: --resend: nobody@example.com is not a recipient of this plan/);
+    // With a plan, --email addresses are not used: said, not silently dropped.
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ rules: [{ scope: 'org', to: ['cfo@acme.test'] }] }));
+    const email = await cli([...base, '--plan', good, '--email', 'ceo@acme.test'], { env: mailEnv() });
+    expect(email.code, email.err).toBe(0);
+    expect(email.err).toMatch(/the --email addresses \(ceo@acme.test\) go with the default plan only/);
+    expect(email.out).not.toContain('ceo@acme.test');
+  });
+
   it('takes an address however written (any case, with or without mailto:) as one recipient and one delivery', async () => {
     const plan = join(dir, 'one-reader.json');
     writeFileSync(

@@ -166,6 +166,11 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
   const period = reportPeriod(options, config);
   const shard = parseShard(options.shard);
   const { plan, source } = await planOf(config);
+  if (config.mailTo.length > 0 && (config.plan || config.distribution)) {
+    reporter.warn(
+      `the --email addresses (${config.mailTo.join(', ')}) go with the default plan only: with a plan, name them in a rule (scope: org, to: [...])`,
+    );
+  }
   const formats = new Set(plan.rules.flatMap((r) => r.formats ?? ['pdf']) as ReportFormat[]);
   if (!options.dryRun) checkChromium(config, formats);
   await checkTemplates(config);
@@ -191,6 +196,12 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     );
   }
   const summary = planSummary(resolved, mine, source, shard);
+  // A dry run refuses what the run would: a target no destination takes, --resend of a stranger.
+  await checkTargets(
+    mine.map((d) => d.target),
+    { names: config.destinations, cwd: ctx.io.cwd },
+  );
+  checkResend(options.resend, resolved);
   if (options.dryRun) {
     if (options.json)
       ctx.io.stdout.write(
@@ -199,10 +210,6 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     else printPlan(ctx, summary);
     return;
   }
-  await checkTargets(
-    mine.map((d) => d.target),
-    { names: config.destinations, cwd: ctx.io.cwd },
-  );
 
   const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend);
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
@@ -306,6 +313,23 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
 /** An e-mail target of the demo without a mail server: the recipient's folder in the outbox. */
 function demoTarget(target: string, outbox: string | undefined): string {
   return outbox && isEmailTarget(target) ? `dir:${join(outbox, target)}` : target;
+}
+
+/** Refuses `--resend` of an address the plan sends nothing to (a typo would resend nothing, silently). */
+function checkResend(resend: string | undefined, plan: ResolvedPlan): void {
+  const named =
+    resend
+      ?.split(',')
+      .map((r) => r.trim().toLowerCase())
+      .filter(Boolean) ?? [];
+  if (named.includes('all')) return;
+  const recipients = new Set(plan.deliveries.map((d) => d.recipient.toLowerCase()));
+  const strangers = named.filter((r) => !recipients.has(r));
+  if (strangers.length > 0) {
+    throw new UsageError(
+      `--resend: ${strangers.join(', ')} ${strangers.length === 1 ? 'is' : 'are'} not a recipient of this plan (the dry run lists them: --dry-run); give recipients' addresses, or all`,
+    );
+  }
 }
 
 /** The deliveries the ledger does not hold as sent (all of them to a recipient `--resend` names). */
