@@ -1,3 +1,4 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,31 @@ describe('run()', () => {
     const delivering = memoryIo();
     expect(await run(['monthly', '--demo', '--deliver', 'cfo@example.com'], delivering)).toBe(2);
     expect(delivering.err()).toMatch(/^orgreport: an e-mail address in --deliver needs an SMTP server/);
+  });
+
+  it("asks for every destination's settings before fetching: a token, a webhook's URL, a target's variable", async () => {
+    for (const [target, variable] of [
+      ['teams', 'ORGREPORT_TEAMS_WEBHOOK_URL'],
+      ['teams:OPS_WEBHOOK', 'OPS_WEBHOOK'],
+      ['slack:#eng-leads', 'ORGREPORT_SLACK_TOKEN'],
+      ['webhook:https://hooks.example.com/x', 'ORGREPORT_WEBHOOK_SECRET'],
+    ]) {
+      const io = memoryIo();
+      expect(await run(['monthly', '--demo', '--deliver', target!], io), target).toBe(2);
+      expect(io.err()).toMatch(new RegExp(`^orgreport: ${variable} is not set`));
+      expect(io.err()).not.toMatch(/^fetch|^demo:/m); // nothing fetched, nothing started
+    }
+    // A dry run of distribute checks the same, and passes once the variable is set (showing no value).
+    const plan = join(mkdtempSync(join(tmpdir(), 'orgreport-plan-')), 'plan.json');
+    writeFileSync(plan, JSON.stringify({ rules: [{ scope: 'org', deliver: ['teams:OPS_WEBHOOK'] }] }));
+    const unset = memoryIo();
+    expect(await run(['distribute', '--demo', '--dry-run', '--plan', plan], unset)).toBe(2);
+    expect(unset.err()).toMatch(/^orgreport: OPS_WEBHOOK is not set/);
+    const url = 'https://prod-00.example.logic.azure.com/workflows/x?sig=abc123';
+    const set = memoryIo({ env: { OPS_WEBHOOK: url } });
+    expect(await run(['distribute', '--demo', '--dry-run', '--plan', plan], set), set.err()).toBe(0);
+    expect(set.out()).toContain('teams:OPS_WEBHOOK');
+    expect(set.out() + set.err()).not.toContain('sig=abc123');
   });
 
   it('asks for a sender unless the SMTP user is an e-mail address, and never shows the password', async () => {

@@ -204,15 +204,22 @@ function plan(deliveries: ReadonlyArray<Delivery>, destinations: Destinations, h
   return planned;
 }
 
-/** The settings each used destination declares, checked (required ones set, values well formed). */
+/**
+ * The settings each used destination declares, checked (required ones set, the variables a target
+ * needs set, values well formed); a {@link DestinationError} names every problem.
+ */
 function destinationSettings(
-  planned: ReadonlyArray<Planned>,
+  targets: ReadonlyArray<ResolvedTarget>,
   settings: Readonly<Record<string, string | undefined>>,
 ): Map<AnyDestination, Readonly<Record<string, string | undefined>>> {
   const out = new Map<AnyDestination, Readonly<Record<string, string | undefined>>>();
   const problems: string[] = [];
-  for (const { target } of planned) {
+  for (const target of targets) {
     const destination = target.destination;
+    for (const variable of destination.needs?.(target.address) ?? []) {
+      const problem = `${variable} is not set; ${destination.title} (${target.label}) needs it`;
+      if (!settings[variable]?.trim() && !problems.includes(problem)) problems.push(problem);
+    }
     if (out.has(destination)) continue;
     const own = Object.fromEntries(destination.settings.map((s) => [s.env, settings[s.env]]));
     out.set(destination, own);
@@ -230,6 +237,22 @@ function destinationSettings(
   }
   if (problems.length > 0) throw new DestinationError(problems.join('\n'));
   return out;
+}
+
+/**
+ * Checks before any work what {@link deliverAll} checks before it sends: every target readable by a
+ * destination, every setting they need set and well formed. Throws a {@link DestinationError}
+ * naming every problem (never a secret's value).
+ */
+export function checkDeliverySettings(
+  targets: ReadonlyArray<string>,
+  destinations: Destinations,
+  settings: Readonly<Record<string, string | undefined>>,
+): void {
+  destinationSettings(
+    targets.map((t) => destinations.destinationFor(t)),
+    settings,
+  );
 }
 
 /** The deliveries in the order they go: in order, each group where its first member is, storing destinations first. */
@@ -284,7 +307,10 @@ export async function deliverAll(
   const settled = settle(options);
   const destinations = options.destinations ?? createDestinations();
   const planned = plan(deliveries, destinations, settled.host);
-  const settings = destinationSettings(planned, options.settings ?? {});
+  const settings = destinationSettings(
+    planned.map((p) => p.target),
+    options.settings ?? {},
+  );
   const run = new DeliveryRun(options, settled, settings);
   try {
     for (const unit of units(planned)) {

@@ -131,6 +131,11 @@ export interface DestinationDeclaration<Address = unknown> {
    * `required` ones is checked before it is called.
    */
   check?: (settings: Readonly<Record<string, string | undefined>>) => void;
+  /**
+   * The variables a target reads beside the declared settings (`teams:VARNAME` reads VARNAME), all
+   * required: a delivery to it is refused before anything is sent when one is unset.
+   */
+  needs?: (address: Address) => ReadonlyArray<string>;
   /** Reads a target; throws {@link DestinationError} saying what is wrong and how it is written. */
   parse: (target: string) => Address;
   /** The target as it may be printed: no token, no signature, no password. */
@@ -206,7 +211,7 @@ export function defineDestination<Address>(
     if (typeof destination[key] !== 'function')
       throw new DestinationError(`${what}: ${key} must be a function`);
   }
-  for (const key of ['claims', 'check'] as const) {
+  for (const key of ['claims', 'check', 'needs'] as const) {
     if (destination[key] !== undefined && typeof destination[key] !== 'function') {
       throw new DestinationError(`${what}: ${key} must be a function`);
     }

@@ -6,6 +6,7 @@
  */
 
 export {
+  checkDeliverySettings,
   type DeliverOptions,
   type DeliverResult,
   type DeliveryEvent,

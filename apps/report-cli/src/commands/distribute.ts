@@ -199,7 +199,8 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
   // A dry run refuses what the run would: a target no destination takes, --resend of a stranger.
   await checkTargets(
     mine.map((d) => d.target),
-    { names: config.destinations, cwd: ctx.io.cwd },
+    config,
+    ctx,
   );
   checkResend(options.resend, resolved);
   if (options.dryRun) {

@@ -139,7 +139,7 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
   reportPeriod(options, config); // a bad month fails before anything starts
   if (config.scope) await parseScopeFlag(config.scope);
   checkDelivery(config);
-  await checkTargets(reportTargets(config), { names: config.destinations, cwd: ctx.io.cwd });
+  await checkTargets(reportTargets(config), config, ctx);
   checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config); // a broken template fails before anything is fetched
   const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section

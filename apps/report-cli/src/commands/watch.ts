@@ -273,7 +273,7 @@ async function unreadableAlert(org: { orgId: string }, error: Error, today: IsoD
 async function alertRouting(
   config: Config,
   directory: PeopleDirectory | undefined,
-  cwd: string,
+  ctx: CommandContext,
 ): Promise<{ routes: WatchRoute[]; router: AlertRouter | undefined; labelOf: (target: string) => string }> {
   const fns: ScopeFunctions = await import('@orgreport/metrics');
   let routes: WatchRoute[];
@@ -284,10 +284,11 @@ async function alertRouting(
   }
   if (routes.length === 0) return { routes, router: undefined, labelOf: (t) => t };
   // The destinations of the configured packages (`destinations`) too, as the delivery step loads them.
-  const packages = { names: config.destinations, cwd };
+  const packages = { names: config.destinations, cwd: ctx.io.cwd };
   await checkTargets(
     routes.flatMap((r) => r.to),
-    packages,
+    config,
+    ctx,
   );
   const destinations = await cliDestinations(packages);
   const labelOf = (target: string) => destinations.destinationFor(target).label;
@@ -476,7 +477,7 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
     (demoUsers !== undefined ? await demoDirectory(demoUsers, today) : undefined);
   const directoryPeople = people(directory, config.watch?.budgets.directoryColumn);
   // Routes and targets are read before the store: a bad one is an input error, nothing sent.
-  const { routes, router, labelOf } = await alertRouting(config, directory, ctx.io.cwd);
+  const { routes, router, labelOf } = await alertRouting(config, directory, ctx);
   const dryRun = Boolean(options.dryRun);
 
   // A store the watch cannot read fails the run, after its alert went to the organization's routes.

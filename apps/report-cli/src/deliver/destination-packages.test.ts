@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../cli.ts';
+import { resolveConfig } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import { memoryIo } from '../testing.ts';
 import { loadDestinationPackages } from './destination-packages.ts';
@@ -35,6 +36,13 @@ install('import-only', `export const destination = ${declaration('imp')};`, {
 install('require-only', 'module.exports = {};', { '.': { require: './index.js' } });
 install('entry-missing', 'export {};', { '.': './dist/index.js' });
 
+/** checkTargets of a run in `project` with these destination packages and environment. */
+function checkIn(targets: string[], names: string[] = [], env: Record<string, string> = {}) {
+  const io = memoryIo({ cwd: project, env });
+  const config = resolveConfig(names.length > 0 ? { destinations: names.join(',') } : {}, io);
+  return checkTargets(targets, config, { io, secrets: new Set(), onStop: () => () => false });
+}
+
 describe('destination packages', () => {
   it('loads the destinations each package exports, in the order named', async () => {
     const names = ['team-chat', '@team/pager', 'team-default', 'import-only'];
@@ -53,10 +61,13 @@ describe('destination packages', () => {
     expect(destinations.destinationFor('pager:platform').label).toBe('pager:platform');
     expect(destinations.get('smtp')).toBeDefined();
     await expect(
-      checkTargets(['pager:platform', 'cto@example.com'], { names: ['@team/pager'], cwd: project }),
+      checkIn(['pager:platform', 'cto@example.com'], ['@team/pager'], {
+        ORGREPORT_SMTP_URL: 'smtp://127.0.0.1:1',
+        ORGREPORT_MAIL_FROM: 'r@acme.test',
+      }),
     ).resolves.toBeUndefined();
     // Without the package its targets are unknown, as before.
-    await expect(checkTargets(['pager:platform'])).rejects.toThrow(/no destination has the scheme pager:/);
+    await expect(checkIn(['pager:platform'])).rejects.toThrow(/no destination has the scheme pager:/);
     expect((await cliDestinations()).get('pager')).toBeUndefined();
   });
 

@@ -143,22 +143,29 @@ export async function cliDestinations(packages?: DestinationPackages): Promise<D
 }
 
 /**
- * Checks every target before anything is fetched or rendered: a bad one is an input error naming
- * it. With `packages`, their destinations are loaded and checked too (even without targets), and
- * their targets are known.
+ * Refuses, before any work, what the delivery step would refuse before it sends: a target no
+ * destination takes (the configured packages' included), a setting a target needs that is unset
+ * or malformed (a token, a webhook's URL or secret). An input error (exit 2), secrets never shown.
  */
 export async function checkTargets(
   targets: readonly string[],
-  packages?: DestinationPackages,
+  config: Config,
+  ctx: CommandContext,
 ): Promise<void> {
-  if (targets.length === 0 && !packages?.names?.length) return;
-  const destinations = await cliDestinations(packages);
+  if (targets.length === 0 && !config.destinations?.length) return;
+  const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
   for (const target of targets) {
     try {
       destinations.destinationFor(target);
     } catch (error) {
       throw new UsageError(`delivery target ${JSON.stringify(target)}: ${(error as Error).message}`);
     }
+  }
+  const { checkDeliverySettings } = await import('@orgreport/deliver');
+  try {
+    checkDeliverySettings(targets, destinations, destinationSettings(destinations, config, ctx, targets));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
 }
 

@@ -51,6 +51,7 @@ export const teams = defineDestination<TeamsAddress>({
     }
     return { variable };
   },
+  needs: (address) => [address.variable],
   label: (address) => `teams:${address.variable}`,
   send: sendCard,
 });
