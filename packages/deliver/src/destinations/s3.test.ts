@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DestinationError, PermanentDeliveryError, RetryableDeliveryError } from '../destination.ts';
@@ -228,6 +231,27 @@ describe('s3 delivery against s3rver', () => {
       /^access denied to s3:\/\/reports\/orgreport\/: the credentials need s3:PutObject there \(AccessDenied, HTTP 403/,
     );
     expect(await readBack()).toEqual({});
+  });
+
+  it('refuses for good when no credentials are found anywhere, naming the variables to set', async () => {
+    const pdf = await smallPdf();
+    // No variable, no profile (an empty home), no instance role to ask.
+    const saved = { ...process.env };
+    for (const name of Object.keys(process.env)) if (name.startsWith('AWS_')) delete process.env[name];
+    process.env.AWS_EC2_METADATA_DISABLED = 'true';
+    process.env.HOME = mkdtempSync(join(tmpdir(), 'no-aws-'));
+    try {
+      const none = { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined };
+      const error = await failureOf(() =>
+        deliver('s3://reports/', reportMessage([pdf]), sendContext(settings(none))),
+      );
+      expect(error).toBeInstanceOf(PermanentDeliveryError);
+      expect(error.message).toBe(
+        'no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the machine an AWS profile or role',
+      );
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('refuses before sending: half the credentials, or a message without a month', async () => {

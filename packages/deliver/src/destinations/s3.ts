@@ -336,6 +336,14 @@ function s3Failure(
       explain ? `${explain(address)} (${said})` : `S3 refused the upload (${said})`,
     );
   }
+  // The SDK's provider chain found no credentials anywhere (variables, ~/.aws, an instance role):
+  // trying again will not find them.
+  if (name === 'CredentialsProviderError') {
+    return new PermanentDeliveryError(
+      label,
+      `no S3 credentials: set ${AWS_ACCESS_KEY_ID_ENV} and ${AWS_SECRET_ACCESS_KEY_ENV}, or give the machine an AWS profile or role`,
+    );
+  }
   if (name === 'ENOENT' || network === 'ENOENT' || network === 'EACCES') {
     return new PermanentDeliveryError(label, `a document could not be read (${network ?? name})`);
   }
