@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -239,7 +239,8 @@ describe('s3 delivery against s3rver', () => {
     const saved = { ...process.env };
     for (const name of Object.keys(process.env)) if (name.startsWith('AWS_')) delete process.env[name];
     process.env.AWS_EC2_METADATA_DISABLED = 'true';
-    process.env.HOME = mkdtempSync(join(tmpdir(), 'no-aws-'));
+    const home = mkdtempSync(join(tmpdir(), 'no-aws-'));
+    process.env.HOME = home;
     try {
       const none = { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined };
       const error = await failureOf(() =>
@@ -251,6 +252,7 @@ describe('s3 delivery against s3rver', () => {
       );
     } finally {
       process.env = saved;
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
