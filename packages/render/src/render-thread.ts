@@ -7,7 +7,9 @@
  * thread writes the JSON, fills in the page's fonts and drives Chromium's print. The model crosses once by
  * structured clone (it is plain JSON): about 40 ms for 10k users.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReportModel } from '@orgreport/metrics';
@@ -38,6 +40,16 @@ export interface RenderThread {
 }
 
 /**
+ * tsx's ES module API, as its package exports it (`require.resolve` gives the CommonJS one, which
+ * fails to register in a worker whose parent registered tsx already: the CLI from source).
+ */
+function tsxModuleEntry(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exported = JSON.parse(readFileSync(manifest, 'utf8')).exports['./esm/api'].import.default;
+  return pathToFileURL(join(dirname(manifest), exported)).href;
+}
+
+/**
  * The worker of the thread. Built, the entry is `render-worker.js` beside this module's chunk. From
  * the TypeScript sources (tests, `ORGREPORT_FROM_SOURCE=1`), the thread registers tsx first and
  * resolves the workspace's packages to their sources, as its parent does.
@@ -46,7 +58,7 @@ function startWorker(data: RenderThreadData): Worker {
   if (!import.meta.url.endsWith('.ts')) {
     return new Worker(new URL('./render-worker.js', import.meta.url), { workerData: data });
   }
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const tsx = tsxModuleEntry();
   const entry = new URL('./render-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(boot, { eval: true, execArgv: ['--conditions=@orgreport/source'], workerData: data });

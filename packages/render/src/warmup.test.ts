@@ -36,8 +36,10 @@ describe('warmUpRendering', () => {
   it('starts no browser for formats without a PDF', async () => {
     const warmup = warmUpRendering(new Set(['json']), { executablePath: '/nonexistent/chromium' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await warmup.close(); // nothing started, nothing to close
     await expect(warmup.pdf()).rejects.toThrow(/nonexistent\/chromium/); // started only when asked
+    await warmup.close();
+    // Closed (a run stopping), it starts none for a render still under way.
+    await expect(warmup.pdf()).rejects.toThrow('the renderer was closed');
   });
 
   it('starts the workbook thread when asked for a workbook, hands out that one thread, and stops it on close', async () => {

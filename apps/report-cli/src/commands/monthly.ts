@@ -163,7 +163,9 @@ export async function monthly(options: MonthlyOptions, ctx: CommandContext): Pro
       const result = await monthlyOf(run, options, reporter, ctx, sections, directory);
       if (options.json) ctx.io.stdout.write(reportSummary('monthly', result, started));
       else if (reporter.enabled('info'))
-        ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
+        ctx.io.stdout.write(
+          summary(result.files, started, result.mailedTo, result.warnings, result.alreadyDelivered),
+        );
     } catch (error) {
       // One organization failing does not stop the others' reports; the run still fails at the end.
       if (targets.length === 1) throw error;

@@ -45,5 +45,7 @@ export async function render(options: RenderOptions, ctx: CommandContext): Promi
   });
   if (options.json) ctx.io.stdout.write(reportSummary('render', result, started));
   else if (reporter.enabled('info'))
-    ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
+    ctx.io.stdout.write(
+      summary(result.files, started, result.mailedTo, result.warnings, result.alreadyDelivered),
+    );
 }

@@ -50,5 +50,7 @@ export async function rollup(options: RollupOptions, ctx: CommandContext): Promi
   });
   if (options.json) ctx.io.stdout.write(reportSummary('rollup', result, started));
   else if (reporter.enabled('info'))
-    ctx.io.stdout.write(summary(result.files, started, result.mailedTo, result.warnings));
+    ctx.io.stdout.write(
+      summary(result.files, started, result.mailedTo, result.warnings, result.alreadyDelivered),
+    );
 }

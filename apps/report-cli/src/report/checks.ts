@@ -196,11 +196,17 @@ export function summary(
   startedMs: number,
   mailedTo: string[],
   warnings: ReadonlyArray<string> = [],
+  alreadyDelivered: ReadonlyArray<string> = [],
 ): string {
   const lines = files.map((f) => `  ${f.path}  ${formatBytes(f.bytes)}`);
   for (const warning of warnings) lines.push(`  warning: ${warning}`);
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
-  const mail = mailedTo.length > 0 ? `, delivered to ${mailedTo.join(', ')}` : '';
+  const sent = mailedTo.filter((t) => !alreadyDelivered.includes(t));
+  const mail =
+    (sent.length > 0 ? `, delivered to ${sent.join(', ')}` : '') +
+    (alreadyDelivered.length > 0
+      ? `, already delivered to ${alreadyDelivered.join(', ')} (not sent again)`
+      : '');
   const warned = warnings.length > 0 ? `, ${warnings.length} warning(s)` : '';
   return `${lines.join('\n')}\ndone in ${seconds} s: ${files.length} output(s)${mail}${warned}\n`;
 }

@@ -47,7 +47,10 @@ export interface ProduceOptions {
 export interface ProduceResult {
   model: ReportModel;
   files: CommittedOutput[];
+  /** The targets that have the report: sent by this run, or by an earlier one (`alreadyDelivered`). */
   mailedTo: string[];
+  /** The targets of `mailedTo` an earlier run had delivered to (the ledger says so): nothing sent now. */
+  alreadyDelivered?: string[];
   /** Things the run did not stop for but the reader should know (also in the closing summary). */
   warnings: string[];
 }
@@ -180,7 +183,7 @@ async function deliver(
   model: ReportModel,
   files: CommittedOutput[],
   options: ProduceOptions,
-): Promise<string[]> {
+): Promise<{ sent: string[]; already: string[] }> {
   const { config, reporter, ctx } = options;
   const attach = files
     .map((f) => f.path)
@@ -206,7 +209,7 @@ async function deliver(
     },
   }));
   const result = await sendDeliveries(deliveries, { config, reporter, ctx });
-  return [...result.sent, ...result.skipped].map((d) => d.recipient);
+  return { sent: result.sent.map((d) => d.recipient), already: result.skipped.map((d) => d.recipient) };
 }
 
 /**
@@ -260,6 +263,12 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
     unregisterWork?.();
     if (!options.warmup) await warmup.close();
   }
-  const mailedTo = delivering ? await deliver(model, files, options) : [];
-  return { model, files, mailedTo, warnings };
+  const delivered = delivering ? await deliver(model, files, options) : { sent: [], already: [] };
+  return {
+    model,
+    files,
+    mailedTo: [...delivered.sent, ...delivered.already],
+    ...(delivered.already.length > 0 && { alreadyDelivered: delivered.already }),
+    warnings,
+  };
 }
