@@ -135,6 +135,10 @@ describe('monthly --deliver', () => {
     expect(again.code, again.err).toBe(0);
     expect(received).toHaveLength(1);
     expect(again.err).toMatch(/0 sent, 3 already delivered/);
+    // Its summary says so too: nothing is said to be delivered by this run.
+    const already = /, already delivered to (.*) \(not sent again\)\n$/.exec(again.out)?.[1]?.split(', ');
+    expect(already?.map((t) => t.split(':')[0]).sort()).toEqual(['dir', 's3', 'webhook']);
+    expect(again.out).not.toMatch(/, delivered to/);
   }, 120_000);
 
   it('refuses a target no destination takes before anything is fetched, naming the known ones', async () => {

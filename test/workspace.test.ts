@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('..', import.meta.url);
@@ -9,6 +11,21 @@ describe('the workspace', () => {
     const out = execFileSync('pnpm', ['exec', 'orgreport', '--version'], { cwd: root, encoding: 'utf8' });
     const { version } = JSON.parse(readFileSync(new URL('apps/report-cli/package.json', root), 'utf8'));
     expect(out.trim()).toBe(version);
+  });
+
+  it('makes a report from the TypeScript sources when a developer asks (ORGREPORT_FROM_SOURCE=1), render thread included', () => {
+    const out = mkdtempSync(join(tmpdir(), 'orgreport-source-'));
+    try {
+      execFileSync(
+        'pnpm',
+        ['exec', 'orgreport', 'monthly', '--demo', '--quiet', '--formats', 'xlsx,json', '--out', out],
+        { cwd: root, encoding: 'utf8', env: { ...process.env, ORGREPORT_FROM_SOURCE: '1' } },
+      );
+      // The workbook is written by the render thread, which starts from the sources too.
+      expect(readdirSync(out).filter((f) => /\.(xlsx|json)$/.test(f))).toHaveLength(2);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('runs the same test command in CI as the README tells a newcomer', () => {
