@@ -143,6 +143,29 @@ describe('--scope', () => {
     expect(manager.err).toMatch(/no manager "nobody@x.test"/);
     expect(emulator.requestLog.length).toBe(before);
   });
+
+  it('names a report without person rows -groups, as distribute does', async () => {
+    const out = tempDir('orgreport-groups-');
+    const run = await cli(
+      [
+        'monthly',
+        '--demo',
+        '--scope',
+        'team:Payments',
+        '--person-rows',
+        'none',
+        '--formats',
+        'json',
+        '--out',
+        out,
+      ],
+      { env: {} },
+    );
+    expect(run.code, run.err).toBe(0);
+    expect(readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual([
+      'orgreport-acme-robotics-2026-10-team-payments-groups.json',
+    ]);
+  });
 });
 
 describe('file access', () => {

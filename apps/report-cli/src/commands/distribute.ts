@@ -104,12 +104,6 @@ async function planOf(config: Config): Promise<{ plan: Plan; source: string }> {
   };
 }
 
-/** A planned report's files: the report's base name, with `-groups` where its readers see no person's rows. */
-function baseNameOf(model: ReportModel, report: PlannedReport): string {
-  const base = reportBaseName(model);
-  return report.personRows === 'none' ? `${base}-groups` : base;
-}
-
 /** What a dry run and `--json` print of the plan. */
 function planSummary(
   plan: ResolvedPlan,
@@ -447,7 +441,7 @@ class ReportRenderer {
     const unregister = this.run.onStop(() => outputs.abort(), 'leftovers');
     try {
       const { renderDocuments } = await import('@orgreport/render/documents');
-      const base = baseNameOf(model, report);
+      const base = reportBaseName(model, report.personRows);
       const paths: string[] = [];
       const rendered = await renderDocuments(model, {
         formats: report.formats,

@@ -4,7 +4,13 @@
  * Metrics and the renderer (Puppeteer, ExcelJS) are loaded only here or by a {@link RenderWarmup}.
  */
 import type { Snapshot } from '@orgreport/api-core';
-import type { ReportModel, ReportSection, ResolvedScope, SectionInputs } from '@orgreport/metrics';
+import type {
+  PersonRows,
+  ReportModel,
+  ReportSection,
+  ResolvedScope,
+  SectionInputs,
+} from '@orgreport/metrics';
 import type { DocumentReader } from '@orgreport/render/documents';
 import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
 import { writeSnapshot } from '@orgreport/snapshot';
@@ -57,10 +63,18 @@ export interface ProduceResult {
 
 export { fileSlug };
 
-/** The base name of a report's files: `orgreport-<org>-<YYYY-MM>`, and its scope's slug for a scoped report. */
-export function reportBaseName(model: Pick<ReportModel, 'organization' | 'period' | 'scope'>): string {
+/**
+ * The base name of a report's files: `orgreport-<org>-<YYYY-MM>`, its scope's slug for a scoped
+ * report, and `-groups` where its readers see no person's rows (`--person-rows none`), so that it
+ * is never taken for the report with them.
+ */
+export function reportBaseName(
+  model: Pick<ReportModel, 'organization' | 'period' | 'scope'>,
+  personRows?: PersonRows,
+): string {
   const scope = model.scope ? `-${model.scope.slug}` : '';
-  return `orgreport-${fileSlug(model.organization.name)}-${model.period.month}${scope}`;
+  const groups = personRows === 'none' ? '-groups' : '';
+  return `orgreport-${fileSlug(model.organization.name)}-${model.period.month}${scope}${groups}`;
 }
 
 /** The targets a monthly run delivers to: the `--email` addresses and the `--deliver` targets. */
@@ -145,7 +159,7 @@ async function writeFormats(
   sections: ReadonlyArray<ReportSection> | undefined,
   reader: DocumentReader | undefined,
 ): Promise<{ warnings: string[]; model: ReportModel }> {
-  const base = reportBaseName(model);
+  const base = reportBaseName(model, reader?.policy.personRows);
   // JSON alone needs none of the renderer's heavy modules: the documents entry loads formats on use.
   const { renderDocuments } = await import('@orgreport/render/documents');
   const stages = new Map<string, ReturnType<Reporter['stage']>>();
