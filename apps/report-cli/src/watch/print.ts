@@ -163,7 +163,9 @@ export function printWatch(
   const lines: string[] = [];
   if (options.dryRun) lines.push('dry run: nothing is recorded or sent; the alerts below would be sent');
   for (const r of results) {
-    lines.push(`${r.name} (${r.orgId}), days held through ${r.lastDay ?? 'none'}:`);
+    lines.push(
+      `${r.name} (${r.orgId}), ${r.lastDay ? `days held through ${r.lastDay}` : 'no day held (or none readable)'}:`,
+    );
     const due = dueOf(r);
     const held = r.alerts.filter((a) => !due.some((b) => b.key === a.key)).length;
     if (due.length === 0) lines.push('  no new alert');
