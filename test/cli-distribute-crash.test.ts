@@ -78,49 +78,59 @@ async function goneWithin(text: string, ms: number): Promise<string[]> {
   return processesNaming(text);
 }
 
+/**
+ * A distribution to run as a process: its folder, its directory of 60 people, a folder for the
+ * run's temporary files (Chromium's profile among them), the managers the plan sends to, and
+ * `start()`, which spawns `orgreport distribute` (mailing the loopback server).
+ */
+async function distribution(name: string) {
+  const dir = tempDir(name);
+  const people = join(dir, 'people.csv');
+  expect((await cli(['emulator', '--seed', '7', '--users', '60', '--directory', people])).code).toBe(0);
+  const scratch = join(dir, 'tmp');
+  mkdirSync(scratch);
+  const out = join(dir, 'out');
+  const env = {
+    ...process.env,
+    ...envFor(emulator),
+    ORGREPORT_SMTP_URL: smtp.url,
+    ORGREPORT_MAIL_FROM: 'reports@acme.test',
+    TMPDIR: scratch,
+  };
+  const args = [
+    bin,
+    'distribute',
+    '--month',
+    '2026-10',
+    '--today',
+    '2026-11-22',
+    '--directory',
+    people,
+    '--out',
+    out,
+  ];
+  const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env: envFor(emulator) });
+  const managers: string[] = JSON.parse(planned.out).deliveries.map(
+    (d: { recipient: string }) => d.recipient,
+  );
+  const start = () => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    return { child, err: () => err, ended };
+  };
+  return { scratch, out, managers, start };
+}
+
 describe('distribute killed mid-way', () => {
   it('gives every manager exactly one mail over runs killed with SIGKILL at several points', async () => {
-    const dir = tempDir('orgreport-crash-');
-    const people = join(dir, 'people.csv');
-    expect((await cli(['emulator', '--seed', '7', '--users', '60', '--directory', people])).code).toBe(0);
-    // The run's temporary files (Chromium's user-data folder among them) in a folder of the test's.
-    const scratch = join(dir, 'tmp');
-    mkdirSync(scratch);
-    const env = {
-      ...process.env,
-      ...envFor(emulator),
-      ORGREPORT_SMTP_URL: smtp.url,
-      ORGREPORT_MAIL_FROM: 'reports@acme.test',
-      TMPDIR: scratch,
-    };
-    const args = [
-      bin,
-      'distribute',
-      '--month',
-      '2026-10',
-      '--today',
-      '2026-11-22',
-      '--directory',
-      people,
-      '--out',
-      join(dir, 'out'),
-    ];
-    const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env: envFor(emulator) });
-    const managers: string[] = JSON.parse(planned.out).deliveries.map(
-      (d: { recipient: string }) => d.recipient,
-    );
+    const { scratch, managers, start } = await distribution('orgreport-crash-');
     expect(managers.length).toBeGreaterThanOrEqual(5);
 
-    const start = () => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      children.push(child);
-      let err = '';
-      child.stderr!.on('data', (c: Buffer) => {
-        err += c.toString();
-      });
-      const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      return { child, err: () => err, ended };
-    };
     const kill = async (run: ReturnType<typeof start>) => {
       expect(processesNaming(scratch).length, 'Chromium runs for the PDFs').toBeGreaterThan(0);
       run.child.kill('SIGKILL');
@@ -177,47 +187,9 @@ describe('distribute killed mid-way', () => {
   }, 300_000);
 
   it('stops on SIGTERM or SIGINT at once, leaving nothing behind, and a rerun finishes: one mail each', async () => {
-    const dir = tempDir('orgreport-stop-');
-    const people = join(dir, 'people.csv');
-    expect((await cli(['emulator', '--seed', '7', '--users', '60', '--directory', people])).code).toBe(0);
-    const scratch = join(dir, 'tmp');
-    mkdirSync(scratch);
-    const out = join(dir, 'out');
-    const env = {
-      ...process.env,
-      ...envFor(emulator),
-      ORGREPORT_SMTP_URL: smtp.url,
-      ORGREPORT_MAIL_FROM: 'reports@acme.test',
-      TMPDIR: scratch,
-    };
-    const args = [
-      bin,
-      'distribute',
-      '--month',
-      '2026-10',
-      '--today',
-      '2026-11-22',
-      '--directory',
-      people,
-      '--out',
-      out,
-    ];
-    const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env: envFor(emulator) });
-    const managers: string[] = JSON.parse(planned.out).deliveries.map(
-      (d: { recipient: string }) => d.recipient,
-    );
+    const { scratch, out, managers, start: run } = await distribution('orgreport-stop-');
     const before = smtp.received.length;
-    const run = () => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      children.push(child);
-      let err = '';
-      child.stderr!.on('data', (c: Buffer) => {
-        err += c.toString();
-      });
-      const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      return { child, err: () => err, ended };
-    };
-    // SIGTERM while the server holds its reply to a mail (a send under way), SIGINT after a mail.
+    // Each signal while the server holds its reply to a mail: a send is under way.
     for (const [signal, code] of [
       ['SIGTERM', 143],
       ['SIGINT', 130],
