@@ -281,9 +281,7 @@ describe('orgreport watch delivers its alerts', () => {
     expect(failing.code).toBe(1);
     expect(hooks.refused.length).toBe(refused + 2);
     const message = failing.err.trim().split('\n').at(-1)!;
-    expect(message).toMatch(
-      /^orgreport: 2 of 4 deliveries failed, the others went out; run again to retry/,
-    );
+    expect(message).toMatch(/^orgreport: 2 of 4 deliveries failed, the others went out; run again to retry/);
     expect(message).toContain(`webhook:${hooks.origin}/retry (`);
     expect(`${failing.out}${failing.err}`).not.toContain('test-other-secret-456');
     expect(failing.json!.delivery).toMatchObject({ deliveries: 4, sent: 2, failed: [hook, hook] });
