@@ -109,7 +109,8 @@ async function distribution(name: string) {
     '--out',
     out,
   ];
-  const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env: envFor(emulator) });
+  const planned = await cli([...args.slice(1), '--dry-run', '--json'], { env });
+  expect(planned.code, planned.err).toBe(0);
   const managers: string[] = JSON.parse(planned.out).deliveries.map(
     (d: { recipient: string }) => d.recipient,
   );
