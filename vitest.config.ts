@@ -8,6 +8,7 @@ export default mergeConfig(
     test: {
       projects: ['packages/*', 'apps/*', 'test', 'examples/section-*', 'examples/destination-*'],
       reporters: ['default', './scripts/summary-reporter.ts'],
+      globalSetup: ['./scripts/test-tmpdir.ts'],
     },
   }),
 );
