@@ -84,6 +84,30 @@ describe('PDF of the sample report', () => {
 });
 
 describe('PDF page isolation', () => {
+  it('prints each document alone on a page that printed others before (nothing carried over)', async () => {
+    const files: string[] = [];
+    // More documents than one page prints, two at a time as a distribution does.
+    for (let i = 0; i < 60; i += 2) {
+      const pair = await Promise.all(
+        [i, i + 1].map(async (n) => {
+          const pdf = await renderer.render(
+            `<html><head><style>p.m${n} { color: #123 }</style></head><body><p class="m${n}">marker-${n}-only</p></body></html>`,
+            { title: `doc ${n}`, author: 'test', headerText: 'h', footerText: 'f' },
+          );
+          const file = join(scratch, `reuse-${n}.pdf`);
+          writeFileSync(file, pdf);
+          return file;
+        }),
+      );
+      files.push(...pair);
+    }
+    for (const [n, file] of files.entries()) {
+      const markers = pdftotext(file).match(/marker-\d+-only/g);
+      expect(markers, file).toEqual([`marker-${n}-only`]);
+      expect(pdfinfo(file)).toContain(`Title:           doc ${n}`);
+    }
+  });
+
   it('renders hostile data as text with zero external requests', async () => {
     const blockedBefore = renderer.blockedRequests.length;
     const file = await renderPdf(makeFixtureModel({ hostile: true }), 'hostile');

@@ -111,6 +111,9 @@ async function removeStaleProfiles(): Promise<void> {
   }
 }
 
+/** How many documents one page prints before it is closed and a fresh one takes its place. */
+const DOCUMENTS_PER_PAGE = 50;
+
 /** Starts Chromium and returns a renderer; call `close()` when done. */
 export async function createPdfRenderer(options: PdfRendererOptions = {}): Promise<PdfRenderer> {
   const timeout = options.timeoutMs ?? 60_000;
@@ -167,14 +170,23 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
   // left to the render, which then sets up a page of its own.
   let ready: Promise<Page> | undefined = preparedPage();
   ready.catch(() => {});
+  // Pages between documents, each in its own context: a document takes an idle one rather than
+  // starting a renderer process of its own (a distribution prints hundreds, two at a time). A page
+  // prints a bounded number of documents, then goes, so that no renderer grows without end.
+  const idle: Array<{ page: Page; printed: number }> = [];
 
   return {
     blockedRequests: blocked,
     async render(html, doc, events = {}) {
       const spare = ready;
       ready = undefined;
-      const page = (await spare?.catch(() => undefined)) ?? (await preparedPage());
+      const reused = idle.pop();
+      const page = reused?.page ?? (await spare?.catch(() => undefined)) ?? (await preparedPage());
+      const printed = (reused?.printed ?? 0) + 1;
+      let intact = false;
       try {
+        // A reused page starts from a blank document, as a new one does.
+        if (reused) await page.goto('about:blank', { timeout });
         await page.setContent(withMetadata(html, doc), { waitUntil: 'load', timeout });
         events.onLoaded?.();
         const pdf = await page.pdf({
@@ -188,9 +200,12 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
           tagged: true,
           timeout,
         });
+        intact = true;
         return withPdfInfo(new Uint8Array(pdf), { title: doc.title, author: doc.author });
       } finally {
-        await page.browserContext().close();
+        // A page whose document failed is not trusted with another.
+        if (intact && printed < DOCUMENTS_PER_PAGE) idle.push({ page, printed });
+        else await page.browserContext().close();
       }
     },
     async close() {
