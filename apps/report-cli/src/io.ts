@@ -20,8 +20,6 @@ export interface CliIo {
   now: () => Date;
   /** Directory that relative paths are resolved against. */
   cwd: string;
-  /** Resolves when the process is asked to stop (SIGINT, SIGTERM or SIGHUP); used by long-running commands. */
-  untilStopped: () => Promise<string>;
   /**
    * Calls `listener` on the first stop signal (SIGINT, SIGTERM or SIGHUP) until the returned
    * function is called. While it listens, that signal does not end the process by itself: the
@@ -56,7 +54,6 @@ export function processIo(): CliIo {
     env: process.env,
     now: () => new Date(),
     cwd: process.cwd(),
-    untilStopped: () => new Promise((resolve) => onProcessStopSignal(resolve)),
     onStopSignal: onProcessStopSignal,
     exit: (code) => process.exit(code),
   };

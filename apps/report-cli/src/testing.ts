@@ -11,7 +11,7 @@ export interface MemoryIo extends CliIo {
   /** Everything written to stderr so far. */
   err(): string;
   stdin: PassThrough;
-  /** Ends `untilStopped()` and calls the `onStopSignal` listeners, as a signal would. */
+  /** Calls the `onStopSignal` listeners, as a signal would. */
   stop(signal?: string): void;
   /** The code `exit` was called with, if it was. */
   exited(): number | undefined;
@@ -23,10 +23,6 @@ export function memoryIo(
 ): MemoryIo {
   let out = '';
   let err = '';
-  let stop: (signal: string) => void = () => {};
-  const stopped = new Promise<string>((resolve) => {
-    stop = resolve;
-  });
   const listeners = new Set<(signal: string) => void>();
   let exitCode: number | undefined;
   const fixed = new Date(options.now ?? '2026-11-22T09:00:00Z');
@@ -37,7 +33,6 @@ export function memoryIo(
     env: { ...options.env },
     now: () => new Date(fixed),
     cwd: options.cwd ?? process.cwd(),
-    untilStopped: () => stopped,
     onStopSignal: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -48,7 +43,6 @@ export function memoryIo(
     out: () => out,
     err: () => err,
     stop: (signal = 'SIGTERM') => {
-      stop(signal);
       for (const listener of [...listeners]) {
         listeners.delete(listener);
         listener(signal);

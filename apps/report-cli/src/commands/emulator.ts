@@ -194,7 +194,7 @@ export async function emulator(options: EmulatorCommandOptions, ctx: CommandCont
   out(`ORGREPORT_APP_URL=${handle.appUrl}`);
   for (const role of ROLES) out(`${role} key: ${handle.keys[role]}`);
   if (!options.quiet) ctx.io.stderr.write('emulator running; stop with Ctrl-C\n');
-  const signal = await ctx.io.untilStopped();
+  const signal = await new Promise<string>((resolve) => ctx.io.onStopSignal(resolve));
   await handle.close();
   if (!options.quiet) ctx.io.stderr.write(`emulator stopped (${signal})\n`);
 }
