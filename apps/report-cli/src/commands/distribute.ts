@@ -196,7 +196,8 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     config,
     ctx,
   );
-  checkResend(options.resend, resolved);
+  const resend = parseResend(options.resend);
+  checkResend(resend, resolved);
   if (options.dryRun) {
     if (options.json)
       ctx.io.stdout.write(
@@ -206,7 +207,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     return;
   }
 
-  const pending = await pendingDeliveries(mine, resolved, config, period.month, options.resend);
+  const pending = await pendingDeliveries(mine, resolved, config, period.month, resend);
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
   const unregister = ctx.onStop(() => warmup.close());
   try {
@@ -263,15 +264,6 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
         message: () => renderer.message(report),
       };
     });
-    const resend =
-      options.resend === undefined
-        ? undefined
-        : options.resend.trim().toLowerCase() === 'all'
-          ? ('all' as const)
-          : options.resend
-              .split(',')
-              .map((r) => r.trim())
-              .filter(Boolean);
     const result = await sendDeliveries(deliveries, {
       config,
       reporter,
@@ -310,16 +302,21 @@ function demoTarget(target: string, outbox: string | undefined): string {
   return outbox && isEmailTarget(target) ? `dir:${join(outbox, target)}` : target;
 }
 
+/** `--resend`: everyone (`all`), these recipients (lower-cased), or nobody. */
+function parseResend(text: string | undefined): 'all' | string[] | undefined {
+  if (text === undefined) return undefined;
+  const named = text
+    .split(',')
+    .map((r) => r.trim().toLowerCase())
+    .filter(Boolean);
+  return named.includes('all') ? 'all' : named;
+}
+
 /** Refuses `--resend` of an address the plan sends nothing to (a typo would resend nothing, silently). */
-function checkResend(resend: string | undefined, plan: ResolvedPlan): void {
-  const named =
-    resend
-      ?.split(',')
-      .map((r) => r.trim().toLowerCase())
-      .filter(Boolean) ?? [];
-  if (named.includes('all')) return;
+function checkResend(resend: 'all' | string[] | undefined, plan: ResolvedPlan): void {
+  if (resend === undefined || resend === 'all') return;
   const recipients = new Set(plan.deliveries.map((d) => d.recipient.toLowerCase()));
-  const strangers = named.filter((r) => !recipients.has(r));
+  const strangers = resend.filter((r) => !recipients.has(r));
   if (strangers.length > 0) {
     throw new UsageError(
       `--resend: ${strangers.join(', ')} ${strangers.length === 1 ? 'is' : 'are'} not a recipient of this plan (the dry run lists them: --dry-run); give recipients' addresses, or all`,
@@ -333,11 +330,11 @@ async function pendingDeliveries(
   plan: ResolvedPlan,
   config: Config,
   month: string,
-  resend: string | undefined,
+  resend: 'all' | string[] | undefined,
 ): Promise<PlannedDelivery[]> {
+  if (resend === 'all') return deliveries;
+  const again = resend ?? [];
   const { deliveryKey, readLedgers } = await import('@orgreport/deliver');
-  const again = resend?.split(',').map((r) => r.trim().toLowerCase()) ?? [];
-  if (again.includes('all')) return deliveries;
   // Every part counts: what another split (or a run without shards) sent is not pending here.
   const reading = await readLedgers(await ledgerParts(config));
   const status = (key: string) => reading.index.status(key);
