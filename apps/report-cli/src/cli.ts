@@ -2,7 +2,6 @@
  * `run()`: the whole `orgreport` command behind one function. The entry point (main.ts) imports this
  * module only, so that start-up loads commander and the program, never the library exports of index.ts.
  */
-
 import { constants as osConstants } from 'node:os';
 import { scrubText } from '@orgreport/api-core/redact';
 import { CommanderError } from 'commander';
@@ -54,9 +53,8 @@ const STOP_CLEANUP_MS = 5_000;
 
 /**
  * A stop signal during a run: the run says it stopped, the registered cleanups run (the last first,
- * all within a bound), and
- * the process ends with 128 + the signal's number, as a shell reports it. A second signal ends the
- * process at once (its default), and so does one before anything registered.
+ * all within a bound), and the process ends with 128 + the signal's number, as a shell reports it.
+ * A second signal ends the process at once (its default), and so does one before anything registered.
  */
 function stopHandling(io: CliIo) {
   const cleanups = new Set<() => Promise<unknown>>();

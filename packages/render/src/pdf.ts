@@ -96,6 +96,7 @@ function withMetadata(html: string, options: PdfDocumentOptions): string {
 
 /** Chromium's profile folders in the temporary folder, named after the process that made them. */
 const PROFILE_PREFIX = 'orgreport-chromium-';
+const PROFILE_OF_PROCESS = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`);
 
 /**
  * Removes the profile folders of runs that are gone: a run killed outright (SIGKILL, the OOM
@@ -104,7 +105,7 @@ const PROFILE_PREFIX = 'orgreport-chromium-';
 async function removeStaleProfiles(): Promise<void> {
   const folder = tmpdir();
   for (const name of await readdir(folder)) {
-    const pid = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name)?.[1];
+    const pid = PROFILE_OF_PROCESS.exec(name)?.[1];
     if (pid && Number(pid) !== process.pid && !processAlive(Number(pid))) {
       await rm(join(folder, name), { recursive: true, force: true });
     }
