@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { run } from './cli.ts';
 import { memoryIo } from './testing.ts';
 
@@ -70,7 +70,9 @@ describe('run()', () => {
       expect(io.err()).not.toMatch(/^fetch|^demo:/m); // nothing fetched, nothing started
     }
     // A dry run of distribute checks the same, and passes once the variable is set (showing no value).
-    const plan = join(mkdtempSync(join(tmpdir(), 'orgreport-plan-')), 'plan.json');
+    const folder = mkdtempSync(join(tmpdir(), 'orgreport-plan-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const plan = join(folder, 'plan.json');
     writeFileSync(plan, JSON.stringify({ rules: [{ scope: 'org', deliver: ['teams:OPS_WEBHOOK'] }] }));
     const unset = memoryIo();
     expect(await run(['distribute', '--demo', '--dry-run', '--plan', plan], unset)).toBe(2);
