@@ -3,6 +3,7 @@
  * the report's formatter, so that the PDF, the HTML, the mail and the chat messages say the same.
  */
 import type { ActionFact, BriefSection, PersonRef, ReportModel } from '@orgreport/metrics';
+import { shortText } from './display-text.ts';
 import { formatCurrency, formatValue } from './format.ts';
 
 /** One action as a reader reads it. */
@@ -20,6 +21,8 @@ export interface ActionText {
 
 /** People named in an action at most; the People page lists them all. */
 export const MAX_NAMED = 8;
+/** The longest name an action shows. */
+const MAX_NAME = 80;
 
 const int = (n: number) => formatValue(n, 'integer');
 const pct = (n: number | null) => formatValue(n, 'share');
@@ -49,7 +52,7 @@ export function sharedNames(people: Iterable<PersonRef>): Set<string> {
 function named(people: readonly PersonRef[]): Pick<ActionText, 'people' | 'morePeople'> {
   const shared = sharedNames(people);
   return {
-    people: people.slice(0, MAX_NAMED).map((p) => personLabel(p, shared)),
+    people: people.slice(0, MAX_NAMED).map((p) => shortText(personLabel(p, shared), MAX_NAME)),
     morePeople: Math.max(0, people.length - MAX_NAMED),
   };
 }

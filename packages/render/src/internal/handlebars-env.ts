@@ -95,7 +95,7 @@ export function createReportEnvironment(): typeof Handlebars {
     /** A person by name; by e-mail too where the name is unknown or two people share it. */
     person: (p, options) => {
       const root = (options as HelperOptions).data?.root as { sharedNames?: string[] } | undefined;
-      return personLabel(p as PersonRef, new Set(root?.sharedNames ?? []));
+      return shortText(personLabel(p as PersonRef, new Set(root?.sharedNames ?? [])));
     },
     /** A value of the organization-context page in its kind's format. */
     contextValue: (v, kind) => formatValue(num(v), kind === 'share' || kind === 'decimal' ? kind : 'integer'),

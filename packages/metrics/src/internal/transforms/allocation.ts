@@ -216,6 +216,48 @@ export function allocateMonth(input: AllocationInput): MonthAllocation {
   };
 }
 
+/** A person's share of the allocation over some of their cells, and where the last of them is. */
+export interface PersonShare {
+  creditCents: number;
+  seatCents: number;
+  /** The team and cost center of their latest cell among those counted. */
+  team: string;
+  costCenter: string;
+}
+
+/**
+ * Each person's share of the cells `counted` lets through (all of them, or a scope's), by the
+ * person's key (lower-cased e-mail, or `id:<user id>`).
+ *
+ * @example
+ * personShares(allocation, () => true).get('ann@acme.test')?.creditCents
+ */
+export function personShares(
+  allocation: MonthAllocation,
+  counted: (cell: AllocationCell) => boolean,
+): Map<string, PersonShare> {
+  const out = new Map<string, PersonShare & { segment: number }>();
+  for (const cell of allocation.cells) {
+    if (!counted(cell)) continue;
+    const known = out.get(cell.person);
+    if (!known) {
+      out.set(cell.person, {
+        creditCents: cell.creditCents,
+        seatCents: cell.seatCents,
+        team: cell.team,
+        costCenter: cell.costCenter,
+        segment: cell.segment,
+      });
+      continue;
+    }
+    known.creditCents += cell.creditCents;
+    known.seatCents += cell.seatCents;
+    if (cell.segment > known.segment)
+      Object.assign(known, { team: cell.team, costCenter: cell.costCenter, segment: cell.segment });
+  }
+  return out;
+}
+
 /** Allocations made lately, by snapshot, directory and prices: a distribution reads one for every scope. */
 const made = new WeakMap<Snapshot['userDays'], WeakMap<PeopleDirectory, Map<string, MonthAllocation>>>();
 
