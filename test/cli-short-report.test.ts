@@ -93,8 +93,9 @@ describe("a manager's short report", () => {
     expect(smtp.received.length).toBeGreaterThan(10);
     for (const model of models) {
       const manager = model.scope!.manager!.email;
-      const mail = smtp.received.find((m) => m.recipients.map((r) => r.toLowerCase()).includes(manager))!;
-      const text = mail.parsed.text ?? '';
+      const mail = smtp.received.find((m) => m.recipients.map((r) => r.toLowerCase()).includes(manager));
+      expect(mail, `${manager} among ${smtp.received.map((m) => m.recipients.join(',')).join(' ')}`).toBeDefined();
+      const text = mail!.parsed.text ?? '';
       const credits = model.figures.find((f) => f.id === 'credits')!.value!;
       expect(text, manager).toContain(`Credits consumed: ${credits.toLocaleString('en-US')}`);
       expect(text, manager).toContain('What to do this month:');
@@ -102,7 +103,7 @@ describe("a manager's short report", () => {
       expect(brief.actions.length, manager).toBeGreaterThan(0);
       const titles = (text.match(/^\d+\. .+$/gm) ?? []).length;
       expect(titles, manager).toBe(brief.actions.length);
-      expect(mail.parsed.html || '', manager).toContain('What to do this month');
+      expect(mail!.parsed.html || '', manager).toContain('What to do this month');
     }
   });
 });

@@ -335,6 +335,8 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     const allowed = new Set(
       [
         ...(options.reader ?? []),
+        // A manager's report is named after the manager: naming them tells nobody anything new.
+        ...(out.scope?.kind === 'manager' ? [out.scope.name] : []),
         ...out.users.flatMap((u) => [u.email, u.user_id]),
         ...out.seats.dormant_users.flatMap((d) => [d.email, d.id]),
       ]
