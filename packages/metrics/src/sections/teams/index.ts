@@ -233,12 +233,15 @@ export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
 /**
  * The teams as a reader who may not see each person's rows may see them: teams under the minimum
  * group size held back into one row of sums, and delegation levels under it left out of each mix.
- * The reader's own team (a team's report) is never held back: the minimum protects people, not the
- * totals of the team the reader is responsible for.
+ * The teams of the reader's own budget (a team's report: its team; a cost center's report: every
+ * team in it) are never held back: the minimum protects people in someone else's report, not the
+ * totals of the budget the reader owns.
  */
 export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): TeamsSection | null {
   if (!data || rules.personRows) return data;
-  const own = (r: TeamRow) => rules.scope?.kind === 'team' && r.team === rules.scope.name;
+  const own = (r: TeamRow) =>
+    (rules.scope?.kind === 'team' && r.team === rules.scope.name) ||
+    (rules.scope?.kind === 'cost-center' && r.cost_center.split(', ').includes(rules.scope.name));
   // A team's figures come from its active users: those are the people they could single out.
   const { kept, held, people } = holdBackSmallGroups(
     data.rows,
