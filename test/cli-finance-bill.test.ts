@@ -6,7 +6,7 @@
  * organization's other rows (Unassigned, what no user row carries) they add up to its total to the
  * cent. Read by openpyxl and poppler.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, pdfText, readWorkbook, sheetObjects, tempDir } from './helpers.ts';
@@ -103,5 +103,22 @@ describe("a cost center's bill", () => {
       expect(line, name).toContain(formatted(row['credit_cost']));
       expect(line, name).toContain(formatted(row['total_cost']));
     }
+  });
+
+  it("has an owner for the money no cost center owns: the plan's finance readers get the organization's workbook", async () => {
+    const plan = join(out, 'plan-with-finance.yaml');
+    writeFileSync(
+      plan,
+      `${readFileSync(PLAN, 'utf8')}\nfinance:\n  to: [finance@acme-robotics.example.com]\n`,
+    );
+    const dry = await cli(['distribute', '--demo', '--plan', plan, '--dry-run', '--json']);
+    expect(dry.code, dry.err).toBe(0);
+    const finance = (JSON.parse(dry.out).deliveries as Array<Record<string, unknown>>).filter(
+      (d) => d['recipient'] === 'finance@acme-robotics.example.com',
+    );
+    // The organization's workbook, every row: its chargeback names who is behind Unassigned.
+    expect(finance).toEqual([
+      expect.objectContaining({ scope: 'org', formats: ['xlsx'], personRows: 'all' }),
+    ]);
   });
 });
