@@ -18,7 +18,10 @@
 import type { Snapshot } from '@orgreport/api-core';
 import { displayName } from './internal/transforms/people-names.ts';
 import type { ReportModel, ReportPrivacy } from './model.ts';
-import type { PeopleDirectory, ReportSection } from './section.ts';
+import type { PeopleDirectory } from './inputs.ts';
+import type { ReportSection, SectionPrivacy } from './section.ts';
+
+export type { SectionPrivacy } from './section.ts';
 import { READING_ORDER } from './sections/definitions/index.ts';
 
 /** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */
@@ -45,21 +48,6 @@ export interface Identity {
   id?: string | null;
   email?: string | null;
   name?: string | null;
-}
-
-/** What a section's privacy hook receives. */
-export interface SectionPrivacy {
-  minGroupSize: number;
-  /** The reader may see each person's rows of the document (everyone's, or the scope's in a scoped report). */
-  personRows: boolean;
-  /** Records groups held back, for the document's privacy note. */
-  heldBack(where: string, groups: number, people: number): void;
-  /**
-   * The document's scope (a team's, a cost center's report), null for the organization's: the
-   * scope's own group (its team's, its cost center's row) is never held back, as the minimum
-   * protects people, not the totals of the budget the reader owns.
-   */
-  scope: { kind: string; name: string } | null;
 }
 
 /** What {@link protectModel} needs beside the model. */
