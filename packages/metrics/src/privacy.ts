@@ -16,12 +16,13 @@
  * everyone's rows.
  */
 import type { Snapshot } from '@orgreport/api-core';
+import type { PeopleDirectory } from './inputs.ts';
 import { displayName } from './internal/transforms/people-names.ts';
 import type { ReportModel, ReportPrivacy } from './model.ts';
-import type { PeopleDirectory } from './inputs.ts';
 import type { ReportSection, SectionPrivacy } from './section.ts';
 
 export type { SectionPrivacy } from './section.ts';
+
 import { READING_ORDER } from './sections/definitions/index.ts';
 
 /** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */

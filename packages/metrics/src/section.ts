@@ -14,6 +14,7 @@ import type {
   TokensDay,
   ToolsDay,
 } from '@orgreport/api-core';
+import type { LevelMapping, SectionInputs } from './inputs.ts';
 import type {
   ContextBlock,
   DailyRow,
@@ -24,7 +25,6 @@ import type {
   UserMonthRow,
   WeeklyRow,
 } from './model.ts';
-import type { LevelMapping, SectionInputs } from './inputs.ts';
 import type { ResolvedScope } from './scope.ts';
 
 export type {

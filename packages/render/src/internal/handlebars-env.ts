@@ -20,6 +20,7 @@ import {
   formatValue,
   NOT_AVAILABLE,
 } from '../format.ts';
+import { possessive } from '../what-changed.ts';
 import { finiteOrNull } from '../workbook/cell-values.ts';
 import { detailLines } from './detail-text.ts';
 
@@ -97,6 +98,8 @@ export function createReportEnvironment(): typeof Handlebars {
       const root = (options as HelperOptions).data?.root as { sharedNames?: string[] } | undefined;
       return shortText(personLabel(p as PersonRef, new Set(root?.sharedNames ?? [])));
     },
+    /** A name in the possessive, cut for display: `Team Platform’s`, `Team Payments’`. */
+    possessive: (v) => possessive(shortText(v)),
     /** A value of the organization-context page in its kind's format. */
     contextValue: (v, kind) => formatValue(num(v), kind === 'share' || kind === 'decimal' ? kind : 'integer'),
     figure: (f) => formatFigure(f as Figure),
