@@ -8,7 +8,7 @@
 import type { Figure, PersonRef } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
 import { personLabel } from '../actions.ts';
-import { shortText as cut } from '../display-text.ts';
+import { shortText as cut, escapeHtml } from '../display-text.ts';
 import {
   changeDirection,
   formatCurrency,
@@ -74,6 +74,8 @@ function markupOf(options: HelperOptions): TrustedMarkup {
 /** Creates an isolated Handlebars environment with the report's helpers registered. */
 export function createReportEnvironment(): typeof Handlebars {
   const hb = Handlebars.create();
+  /** Text kept on one line (escaped: the span is this package's markup, the text is data). */
+  const unbroken = (text: string) => new hb.SafeString(`<span class="nobr">${escapeHtml(text)}</span>`);
   const helpers: Record<string, (...a: unknown[]) => unknown> = {
     int: (v) => formatValue(num(v), 'integer'),
     dec: (v) => formatValue(num(v), 'decimal'),
@@ -112,12 +114,13 @@ export function createReportEnvironment(): typeof Handlebars {
     changeClass: (f) => `change-${changeDirection(f as Figure)}`,
     /** The same class for a bare change (a relative change, or a difference) in a table. */
     signClass: (v) => `change-${changeDirection({ change: num(v) })}`,
-    instant: (v) => (typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
+    // A date or an instant never breaks across lines ("2026-07-" / "31").
+    instant: (v) => unbroken(typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
     short: (v) => (v === null || v === undefined ? NOT_AVAILABLE : shortText(v)),
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),
     detailList: (v) => shortText(detailLines(v, { maxLines: MAX_DETAILS }).join('; '), MAX_PARAGRAPH_TEXT),
     detailLines: (v) => detailLines(v, { maxLines: MAX_DETAILS }).map((l) => shortText(l, MAX_DETAIL_LINE)),
-    day: (v) => (typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
+    day: (v) => unbroken(typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
     inc: (v) => (typeof v === 'number' ? v + 1 : v),
     orNA: (v) => (v === null || v === undefined || v === '' ? NOT_AVAILABLE : shortText(v)),
     levelName: (n, names) => {
