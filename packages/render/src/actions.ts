@@ -90,8 +90,8 @@ function actionText(a: ActionFact, model: ReportModel): ActionText {
           ? ` On course for ${int(a.forecast)} by the month's end: ${pct(a.budget > 0 ? a.forecast / a.budget : null)} of it.`
           : '';
       const over =
-        a.over100.length > 0 || a.over80 > 0
-          ? ` ${a.over100.length > 0 ? `${plural(a.over100.length, 'person', 'people')} reached their limit` : ''}${a.over100.length > 0 && a.over80 > 0 ? '; ' : ''}${a.over80 > 0 ? `${plural(a.over80, 'more is', 'more are')} above 80 % of it` : ''}.`
+        a.over100 > 0 || a.over80 > 0
+          ? ` ${a.over100 > 0 ? `${plural(a.over100, 'person', 'people')} reached their limit` : ''}${a.over100 > 0 && a.over80 > 0 ? '; ' : ''}${a.over80 > 0 ? `${plural(a.over80, 'more is', 'more are')} above 80 % of it` : ''}.`
           : '';
       const share = a.share ?? 0;
       const title =
@@ -104,7 +104,7 @@ function actionText(a: ActionFact, model: ReportModel): ActionText {
         kind: a.kind,
         title,
         text: `${int(a.credits)} credits used: ${pct(a.share)} ${whose} of ${int(a.budget)}${cost}.${forecast}${over}`,
-        ...named(a.over100),
+        ...named(a.over100People),
       };
     }
     case 'readiness':
