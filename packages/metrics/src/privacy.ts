@@ -135,6 +135,11 @@ interface IdentityIndex {
   byKey: Map<string, Identity[]>;
   /** The most words a full name has. */
   longestName: number;
+  /**
+   * Texts seen to name nobody of the index (whatever the reader): a distribution protects hundreds
+   * of documents whose definitions and settings repeat, so each such text is read once.
+   */
+  clean: Set<string>;
 }
 
 const identityIndexes = new WeakMap<ReadonlyArray<Identity>, IdentityIndex>();
@@ -144,7 +149,13 @@ const lowerOf = (v: string | null | undefined) => v?.trim().toLowerCase() || und
 function identityIndex(people: ReadonlyArray<Identity>): IdentityIndex {
   const known = identityIndexes.get(people);
   if (known) return known;
-  const index: IdentityIndex = { tokens: new Set(), names: new Set(), byKey: new Map(), longestName: 0 };
+  const index: IdentityIndex = {
+    tokens: new Set(),
+    names: new Set(),
+    byKey: new Map(),
+    longestName: 0,
+    clean: new Set(),
+  };
   for (const p of people) {
     const email = lowerOf(p.email);
     const id = lowerOf(p.id);
@@ -192,13 +203,20 @@ const TOKEN = /[\p{L}\p{N}_.+\-@]+/gu;
 
 const isWithheld = (w: Withheld, token: string) => w.index.tokens.has(token) && !w.allowed.has(token);
 
+/** Texts remembered as naming nobody, at most (then the memory starts again). */
+const CLEAN_TEXTS = 50_000;
+
 /** A text with every identity the reader may not see replaced by {@link WITHHELD}. */
 function withholdIn(text: string, w: Withheld): string {
+  if (w.index.clean.has(text)) return text;
+  // Whether the text names anyone of the index at all, allowed to this reader or not.
+  let names = false;
   let out = text.replace(TOKEN, (token) => {
     const t = token.toLowerCase();
-    if (isWithheld(w, t)) return WITHHELD;
     // A token may end in punctuation (an e-mail at a sentence's end).
     const trimmed = t.replace(/[.\-+]+$/, '');
+    if (w.index.tokens.has(t) || w.index.tokens.has(trimmed)) names = true;
+    if (isWithheld(w, t)) return WITHHELD;
     return trimmed !== t && isWithheld(w, trimmed) ? WITHHELD + token.slice(trimmed.length) : token;
   });
   if (w.index.names.size > 0 && out.includes(' ')) {
@@ -213,6 +231,7 @@ function withholdIn(text: string, w: Withheld): string {
           .slice(i, i + n)
           .join(' ')
           .replace(/[.,;:!?)\]]+$/, '');
+        if (w.index.names.has(candidate)) names = true;
         if (w.index.names.has(candidate) && !w.allowed.has(candidate)) matched = n;
       }
       const tail = matched > 0 ? (words[i + matched - 1]!.match(/[.,;:!?)\]]+$/)?.[0] ?? '') : '';
@@ -221,15 +240,35 @@ function withholdIn(text: string, w: Withheld): string {
     }
     out = kept.join(' ');
   }
+  if (!names) {
+    if (w.index.clean.size >= CLEAN_TEXTS) w.index.clean.clear();
+    w.index.clean.add(text);
+  }
   return out;
 }
 
 /** Every string of a JSON value passed through `fix`. */
 function mapStrings<T>(value: T, fix: (s: string) => string): T {
   if (typeof value === 'string') return fix(value) as T;
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fix)) as T;
+  // What no string of changes is kept as it is (shared, not copied): most of a model names nobody.
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const m = mapStrings(v, fix);
+      if (m !== v) changed = true;
+      return m;
+    });
+    return (changed ? out : value) as T;
+  }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fix(k), mapStrings(v, fix)])) as T;
+    let changed = false;
+    const entries = Object.entries(value).map(([k, v]) => {
+      const key = fix(k);
+      const m = mapStrings(v, fix);
+      if (key !== k || m !== v) changed = true;
+      return [key, m] as const;
+    });
+    return (changed ? Object.fromEntries(entries) : value) as T;
   }
   return value;
 }
