@@ -255,6 +255,22 @@ export function checkDeliverySettings(
   );
 }
 
+/**
+ * The variables the targets name beside their destinations' declared settings (`teams:VARNAME`'s),
+ * with their values: a send reads them from its context, and they are secret (a signed URL).
+ */
+function neededSettings(
+  planned: ReadonlyArray<Planned>,
+  settings: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
+  const needed: Record<string, string | undefined> = {};
+  for (const { target } of planned) {
+    for (const variable of target.destination.needs?.(target.address) ?? [])
+      needed[variable] = settings[variable];
+  }
+  return needed;
+}
+
 /** The deliveries in the order they go: in order, each group where its first member is, storing destinations first. */
 function units(planned: ReadonlyArray<Planned>): Planned[][] {
   const groups = new Map<string, Planned[]>();
@@ -311,7 +327,7 @@ export async function deliverAll(
     planned.map((p) => p.target),
     options.settings ?? {},
   );
-  const run = new DeliveryRun(options, settled, settings);
+  const run = new DeliveryRun(options, settled, settings, neededSettings(planned, options.settings ?? {}));
   try {
     for (const unit of units(planned)) {
       if (run.stopping()) break;
@@ -341,12 +357,13 @@ class DeliveryRun {
     private readonly options: DeliverOptions,
     private readonly settled: Settled,
     private readonly settings: Map<AnyDestination, Readonly<Record<string, string | undefined>>>,
+    private readonly needed: Readonly<Record<string, string | undefined>>,
   ) {
     this.#ledger = options.ledger;
     this.#signal = options.signal ?? new AbortController().signal;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
-    const secrets: string[] = [];
+    const secrets = Object.values(needed).filter((v): v is string => Boolean(v));
     for (const [destination, values] of settings) {
       for (const s of destination.settings) {
         const value = values[s.env];
@@ -456,7 +473,7 @@ class DeliveryRun {
     const context: SendContext = {
       key: ref.key,
       messageId: planned.messageId,
-      settings: this.settings.get(target.destination) ?? {},
+      settings: this.#settingsOf(target),
       signal: this.#signal,
       log: (text) => this.options.log?.(this.#redact(text)),
       links,
@@ -501,6 +518,14 @@ class DeliveryRun {
       this.#emit({ type: 'sent', ...ref, attempt, id, ...(location ? { location } : {}) });
       return location;
     }
+  }
+
+  /** A target's settings: its destination's declared ones, and the variables the target needs (`teams:VARNAME`'s). */
+  #settingsOf(target: ResolvedTarget): Readonly<Record<string, string | undefined>> {
+    const own = this.settings.get(target.destination) ?? {};
+    const needs = target.destination.needs?.(target.address) ?? [];
+    if (needs.length === 0) return own;
+    return { ...own, ...Object.fromEntries(needs.map((variable) => [variable, this.needed[variable]])) };
   }
 
   /** Waits for the sending limit; false when the run was stopped meanwhile. */
