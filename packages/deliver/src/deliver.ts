@@ -19,17 +19,18 @@ import { DeliveryPlanError } from './errors.ts';
 import { retryDelayMs, SendingLimit } from './internal/pace.ts';
 import { redactor } from './internal/redact.ts';
 import { messageIdOf } from './key.ts';
-import { type Ledger, RESERVED_FIELDS } from './ledger.ts';
+import { RESERVED_FIELDS } from './ledger.ts';
 import {
   type AnyDestination,
   createDestinations,
   type Destinations,
   type ResolvedTarget,
 } from './registry.ts';
+import type { DeliveryLedger } from './shared-ledger.ts';
 
 export interface DeliverOptions {
-  /** The ledger, open for writing (see `openLedger`); the caller closes it. */
-  ledger: Ledger;
+  /** The ledger, open for writing (`openLedger`, `openSharedLedger`); the caller closes it. */
+  ledger: DeliveryLedger;
   /** Settings by environment variable name, as the caller read them (this package never reads the environment). */
   settings: Readonly<Record<string, string | undefined>>;
   /** The destinations targets resolve to (default: the built-in ones, `createDestinations()`). */
@@ -77,8 +78,14 @@ export interface DeliveryRef {
 }
 
 /** Progress of a run. */
+/**
+ * Why a delivery was not sent: the ledger holds it as sent, as unknown (`unknown: 'skip'`), or as
+ * claimed by another run sending it right now (a shared ledger).
+ */
+export type SkipReason = 'sent' | 'unknown' | 'claimed';
+
 export type DeliveryEvent =
-  | (DeliveryRef & { type: 'skipped'; reason: 'sent' | 'unknown' })
+  | (DeliveryRef & { type: 'skipped'; reason: SkipReason })
   | (DeliveryRef & { type: 'unknown'; action: 'resend' | 'skip' })
   | (DeliveryRef & { type: 'sending'; attempt: number })
   | (DeliveryRef & { type: 'sent'; attempt: number; id: string; location?: string })
@@ -90,8 +97,8 @@ export type DeliveryEvent =
 export interface DeliverResult {
   /** Delivered in this run. */
   sent: Array<DeliveryRef & { id: string; location?: string; attempts: number }>;
-  /** Not sent: the ledger holds them as sent, or as unknown with `unknown: 'skip'`. */
-  skipped: Array<DeliveryRef & { reason: 'sent' | 'unknown' }>;
+  /** Not sent: the ledger holds them as sent, as unknown with `unknown: 'skip'`, or claimed by another run. */
+  skipped: Array<DeliveryRef & { reason: SkipReason }>;
   /** Found unknown (a crash between send and ledger), and what was done: sent again or left. */
   unknown: Array<DeliveryRef & { action: 'resent' | 'skipped' }>;
   /** Not delivered after the last attempt (or refused for good); the caller exits 1 when any. */
@@ -329,6 +336,8 @@ export async function deliverAll(
   );
   const run = new DeliveryRun(options, settled, settings, neededSettings(planned, options.settings ?? {}));
   try {
+    // What the ledger holds of every delivery, read at once (a shared ledger: one request each at most).
+    await options.ledger.load(planned.map((p) => p.ref.key));
     for (const unit of units(planned)) {
       if (run.stopping()) break;
       await run.deliverUnit(unit);
@@ -342,7 +351,7 @@ export async function deliverAll(
 /** The state of one `deliverAll`: its result, its shared resources, its sending limit. */
 class DeliveryRun {
   readonly result: DeliverResult = { sent: [], skipped: [], unknown: [], failed: [], stopped: false };
-  readonly #ledger: Ledger;
+  readonly #ledger: DeliveryLedger;
   readonly #signal: AbortSignal;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #random: () => number;
@@ -417,6 +426,27 @@ class DeliveryRun {
     }
   }
 
+  /** Records a delivery as not sent, for `reason`. */
+  #skip(ref: DeliveryRef, reason: SkipReason): undefined {
+    this.result.skipped.push({ ...ref, reason });
+    this.#emit({ type: 'skipped', ...ref, reason });
+    return undefined;
+  }
+
+  /**
+   * Whether the delivery is still to be sent after another run changed it: not when it is sent now
+   * (unless a resend is wanted), claimed by a run sending it, or unknown and left (`unknown: 'skip'`).
+   */
+  #stillDue(ref: DeliveryRef, wasSent: boolean): SkipReason | undefined {
+    const status = this.#ledger.status(ref.key);
+    if (status === 'held') return 'claimed';
+    if (status === 'sent' && !(wasSent && this.#resendWanted(ref.recipient))) return 'sent';
+    if (status === 'unknown' && this.settled.unknown === 'skip' && !this.#resendWanted(ref.recipient)) {
+      return 'unknown';
+    }
+    return undefined;
+  }
+
   /** Delivers one (or skips it); resolves to where its documents now are, if it stores them. */
   async #deliverOne(
     planned: Planned,
@@ -431,6 +461,7 @@ class DeliveryRun {
       this.#emit({ type: 'skipped', ...ref, reason: 'sent' });
       return this.#ledger.get(ref.key)?.lastSent?.location;
     }
+    if (status === 'held') return this.#skip(ref, 'claimed');
     if (status === 'unknown') {
       const leave = this.settled.unknown === 'skip' && !wanted;
       this.result.unknown.push({ ...ref, action: leave ? 'skipped' : 'resent' });
@@ -479,12 +510,29 @@ class DeliveryRun {
       links,
       shared: (name, create, dispose) => this.#share(target.destination.scheme, name, create, dispose),
     };
-    let attempt = this.#ledger.get(ref.key)?.last.attempt ?? 0;
+    const wasSent = this.#ledger.status(ref.key) === 'sent';
+    let changes = 0;
     for (let tries = 1; ; tries++) {
       if (this.stopping()) return undefined;
       if (this.#limit && !(await this.#pace())) return undefined;
-      attempt++;
-      await this.#ledger.append({ ...line, state: 'sending', attempt });
+      const attempt = (this.#ledger.get(ref.key)?.last.attempt ?? 0) + 1;
+      // The claim: the 'sending' line, written only if the delivery is as this run read it.
+      if (!(await this.#ledger.claim({ ...line, state: 'sending', attempt }))) {
+        // Another run changed it meanwhile (the ledger has read it again): decide anew.
+        const reason = this.#stillDue(ref, wasSent);
+        if (reason) {
+          this.#skip(ref, reason);
+          return reason === 'sent' ? this.#ledger.get(ref.key)?.lastSent?.location : undefined;
+        }
+        if (++changes > 5) {
+          const text = `the ledger ${this.#ledger.location} kept changing under this delivery; run again`;
+          this.result.failed.push({ ...ref, error: text });
+          this.#emit({ type: 'failed', ...ref, attempt, error: text });
+          return undefined;
+        }
+        tries--;
+        continue;
+      }
       this.#emit({ type: 'sending', ...ref, attempt });
       let receipt: SentReceipt;
       try {

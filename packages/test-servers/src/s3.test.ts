@@ -108,6 +108,16 @@ describe('the test S3: conditional writes as AWS documents them', () => {
     expect(s3.requests.filter((r) => r.startsWith('PUT /b/a/plain')).length).toBe(4);
   });
 
+  it('a fault after forwarding: the write lands, its answer is an error', async () => {
+    s3.fail({ match: /^PUT \/b\/a\/lost/, status: 500, code: 'InternalError', afterForwarding: true });
+    const lost = await outcome(() =>
+      client.send(new PutObjectCommand({ Bucket: 'b', Key: 'a/lost', Body: 'landed', IfNoneMatch: '*' })),
+    );
+    // The SDK retried the create: the object was there, so the retry was refused.
+    expect(lost).toEqual({ status: 412, code: 'PreconditionFailed' });
+    expect(await read('a/lost')).toBe('landed');
+  });
+
   it('a store without conditional writes ignores the headers: both creates succeed', async () => {
     const old = await startS3({ buckets: ['b'], conditionalWrites: false });
     const c = old.client();

@@ -49,6 +49,8 @@ export interface S3Fault {
   /** S3's error code: SlowDown, InternalError, ... */
   code: string;
   retryAfter?: string;
+  /** Forward the request first, then answer the fault: the write lands and its answer is lost. */
+  afterForwarding?: boolean;
 }
 
 export interface StartS3Options {
@@ -105,6 +107,15 @@ function putObjectOf(req: IncomingMessage): { bucket: string; key: string } | un
   return { bucket: decodeURIComponent(bucket), key: key.map(decodeURIComponent).join('/') };
 }
 
+/** `bucket/key` of a GET or HEAD of an object, path-style; undefined otherwise. */
+function readObjectOf(req: IncomingMessage): string | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const url = new URL(req.url ?? '/', 'http://s3');
+  const [, bucket, ...key] = url.pathname.split('/');
+  if (!bucket || key.length === 0 || key.join('') === '') return undefined;
+  return `${decodeURIComponent(bucket)}/${key.map(decodeURIComponent).join('/')}`;
+}
+
 const unquoted = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
 
 /** Starts s3rver with the buckets and the proxy, both on 127.0.0.1 (free ports). */
@@ -139,11 +150,22 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
   /** Keys with a conditional write in progress. */
   const conditionalInFlight = new Set<string>();
 
+  /** Faults to answer once the request was forwarded, by request. */
+  const lostAnswers = new WeakMap<IncomingMessage, S3Fault>();
   const forward = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
     new Promise((resolve) => {
       const upstream = request(
         { host: '127.0.0.1', port: s3Port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
+          const lost = lostAnswers.get(req);
+          if (lost) {
+            answer.resume();
+            answer.on('end', () => {
+              sendError(res, lost.status, lost.code, 'We encountered an internal error. Please try again.');
+              resolve();
+            });
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
           answer.on('end', resolve);
@@ -261,7 +283,8 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
     requests.push(line);
     const at = faults.findIndex((f) => f.match === undefined || f.match.test(line));
     const fault = at === -1 ? undefined : faults.splice(at, 1)[0];
-    if (fault) {
+    if (fault?.afterForwarding) lostAnswers.set(req, fault);
+    else if (fault) {
       req.resume();
       sendError(
         res,
@@ -270,6 +293,14 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
         'Please reduce your request rate.',
         fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter },
       );
+      return;
+    }
+    // A read of an object waits for the writes of its key under way: S3 answers with the whole
+    // object before or after a write, never a part (s3rver writes its files in place).
+    const read = readObjectOf(req);
+    if (read && writes.has(read)) {
+      const pending = writes.get(read)!;
+      pending.then(() => forward(req, res)).catch(() => {});
       return;
     }
     const target = putObjectOf(req);

@@ -185,10 +185,8 @@ export function isEmailTarget(target: string): boolean {
   return /^(mailto:)?[^\s@:/]+@[^\s@]+$/i.test(target);
 }
 
-/** An e-mail target in one case, so the same address is the same delivery however it was written. */
-export function normalTarget(target: string): string {
-  return isEmailTarget(target) ? target.replace(/^mailto:/i, '').toLowerCase() : target;
-}
+/** An e-mail target in one case, so the same address is the same delivery however it was written (as `deliveryKey` keys it). */
+export { normalTarget } from '@orgreport/deliver/key';
 
 /**
  * Delivers, recording each delivery in the ledger before and after; throws a {@link CliError}
