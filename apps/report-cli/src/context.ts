@@ -30,6 +30,12 @@ export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config
   for (const o of config.organizations) if (o.apiKey) ctx.secrets.add(o.apiKey);
   const smtpPassword = config.smtpUrl ? new URL(config.smtpUrl).password : '';
   if (smtpPassword) ctx.secrets.add(decodeURIComponent(smtpPassword));
+  // A Postgres ledger's URL carries its password: never shown, the URL whole nor the password alone.
+  if (config.ledger && /^postgres(ql)?:\/\//i.test(config.ledger)) {
+    ctx.secrets.add(config.ledger);
+    const password = URL.canParse(config.ledger) ? new URL(config.ledger).password : '';
+    if (password) ctx.secrets.add(decodeURIComponent(password));
+  }
   const reporter = new Reporter(ctx.io.stderr, config.logLevel, () => [...ctx.secrets]);
   return { config, reporter };
 }

@@ -61,7 +61,7 @@ export {
   readLedgers,
   type TornLine,
 } from './ledger.ts';
-export { POSTGRES_SCHEMA_VERSION, printablePostgresUrl } from './ledgers/postgres.ts';
+export { POSTGRES_SCHEMA_VERSION, printableLedgerUrl } from './ledgers/postgres.ts';
 export {
   type AnyDestination,
   builtinDestinations,

@@ -247,9 +247,9 @@ describe('the shared ledger on S3: requests and faults', () => {
     expect(again.sent).toEqual([]);
   });
 
-  it('makes one read per delivery and two writes per sent one, never a listing', async () => {
+  it('makes one read per delivery and two writes per sent one, never a listing (400 deliveries)', async () => {
     const url = backends.s3();
-    const list = deliveries(40, '2026-05');
+    const list = deliveries(400, '2026-05');
     const path = url.replace('s3://ledgers/', '/ledgers/');
     const mine = (from: number) => s3.requests.slice(from).filter((r) => r.split(' ')[1]!.startsWith(path));
     const before = s3.requests.length;
@@ -258,8 +258,8 @@ describe('the shared ledger on S3: requests and faults', () => {
     const reads = first.filter((r) => r.startsWith(`GET ${path}deliveries/`)).length;
     const writes = first.filter((r) => r.startsWith(`PUT ${path}deliveries/`)).length;
     expect({ reads, writes, lists: first.filter((r) => r.includes('list-type')).length }).toEqual({
-      reads: 40,
-      writes: 80,
+      reads: 400,
+      writes: 800,
       lists: 0,
     });
     // The ledger's own object: read, created, read back.
@@ -267,7 +267,7 @@ describe('the shared ledger on S3: requests and faults', () => {
     const at = s3.requests.length;
     await run(await open(url), list);
     const second = mine(at);
-    expect(second.filter((r) => r.startsWith('GET'))).toHaveLength(41);
+    expect(second.filter((r) => r.startsWith('GET'))).toHaveLength(401);
     expect(second.filter((r) => !r.startsWith('GET'))).toEqual([]);
   });
 

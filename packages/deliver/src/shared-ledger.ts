@@ -83,8 +83,13 @@ export interface RecordStore {
 }
 
 export interface SharedLedgerOptions {
-  /** The clock of the lines' `at` and of the claims' lease. */
+  /** The clock of the lines' `at`. */
   now: () => Date;
+  /**
+   * The clock of the claims' lease (default `now`): the time of the machines, which a lease is
+   * measured in across them, even when the lines are dated by a report's fixed clock.
+   */
+  leaseClock?: () => Date;
   /** How long a claim stands without an outcome (default 10 minutes): longer than any send takes. */
   leaseMs?: number;
   /** This run's id (default: random) and machine (default: the host name). */
@@ -121,6 +126,7 @@ export class SharedLedger implements DeliveryLedger {
   readonly host: string;
   readonly #store: RecordStore;
   readonly #now: () => Date;
+  readonly #leaseClock: () => Date;
   readonly #leaseMs: number;
   /** What this run last read or wrote of each delivery; null: read, and absent. */
   readonly #known = new Map<string, VersionedRecord | null>();
@@ -129,6 +135,7 @@ export class SharedLedger implements DeliveryLedger {
     if (typeof options?.now !== 'function') throw new TypeError('SharedLedger: now must be a function');
     this.#store = store;
     this.#now = options.now;
+    this.#leaseClock = options.leaseClock ?? options.now;
     this.#leaseMs = options.leaseMs ?? 10 * 60_000;
     this.run = options.run ?? randomBytes(8).toString('hex');
     this.host = options.host ?? hostname();
@@ -171,7 +178,7 @@ export class SharedLedger implements DeliveryLedger {
       status === 'unknown' &&
       claim &&
       claim.run !== this.run &&
-      Date.parse(claim.until) > this.#now().getTime()
+      Date.parse(claim.until) > this.#leaseClock().getTime()
     ) {
       return 'held';
     }
@@ -179,12 +186,11 @@ export class SharedLedger implements DeliveryLedger {
   }
 
   async claim(event: LedgerEvent): Promise<LedgerEntry | undefined> {
-    const now = this.#now();
-    const entry = ledgerEntry(event, now.toISOString());
+    const entry = ledgerEntry(event, this.#now().toISOString());
     const claim: DeliveryClaim = {
       run: this.run,
       host: this.host,
-      until: new Date(now.getTime() + this.#leaseMs).toISOString(),
+      until: new Date(this.#leaseClock().getTime() + this.#leaseMs).toISOString(),
     };
     if (!this.#known.has(entry.key)) await this.load([entry.key]);
     const known = this.#known.get(entry.key) ?? null;

@@ -114,6 +114,10 @@ export interface Config {
   maxPerMinute?: number;
   /** What a rerun does with deliveries a crash left unknown. */
   unknownDeliveries: 'resend' | 'skip';
+  /** The delivery ledger (`--ledger`): `file:DIR`, `s3://...` or `postgres://...`; undefined: the file beside the store or the output. */
+  ledger?: string;
+  /** How long a shared ledger's claim stands with no outcome (ms). */
+  ledgerLeaseMs?: number;
   /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
   org?: string;
   /** The config file's `watch` key (the alert rules), defaults filled in; undefined without it. */
@@ -356,6 +360,13 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     const c = pick(key);
     return c ? resolve(c.base, check(nonEmpty, c.value, c.label)) : undefined;
   }
+  /** The ledger's location: a `file:` folder resolved like a path; a URL as it is (a secret: it may hold a password). */
+  function ledger(): string | undefined {
+    const c = pick('ledger');
+    if (!c) return undefined;
+    const where = check(SETTINGS.ledger.file, c.value, c.label, true);
+    return /^file:/i.test(where) ? `file:${resolve(c.base, where.slice('file:'.length))}` : where;
+  }
   function list<T>(schema: z.ZodType<T[]>, key: SettingKey): T[] | undefined {
     const c = pick(key);
     if (!c) return undefined;
@@ -459,6 +470,8 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     destinations: list(packageList, 'destinations'),
     maxPerMinute: value(wholeCount, 'maxPerMinute'),
     unknownDeliveries: value(SETTINGS.unknownDeliveries.file, 'unknownDeliveries') ?? 'resend',
+    ledger: ledger(),
+    ledgerLeaseMs: number(seconds, 'ledgerLease', 1000),
     ...(file.watch && { watch: file.watch }),
   };
 }

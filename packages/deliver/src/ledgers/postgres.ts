@@ -20,8 +20,12 @@ type Sql = import('postgres').Sql;
 /** Errors of the connection, after which a statement is sent again (postgres.js reconnects). */
 const CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', '57P01']);
 
-/** `postgres://host:port/db`: the URL as it may be printed (no user, no password). */
-export function printablePostgresUrl(url: string): string {
+/**
+ * A ledger's URL as it may be printed: a Postgres URL as `postgres://host:port/db` (no user, no
+ * password), any other as it is.
+ */
+export function printableLedgerUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\//i.test(url)) return url;
   try {
     const u = new URL(url);
     return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
@@ -94,7 +98,7 @@ class PostgresRecords implements RecordStore {
  * first use). The URL's password is never in a message.
  */
 export async function postgresRecords(url: string): Promise<RecordStore> {
-  const printable = printablePostgresUrl(url);
+  const printable = printableLedgerUrl(url);
   let password = '';
   try {
     password = decodeURIComponent(new URL(url).password);
