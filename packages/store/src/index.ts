@@ -31,6 +31,8 @@ export {
   type RecordFieldType,
   type RecordFileSpec,
 } from './records.ts';
+export { configureObjectStorage } from './object-storage.ts';
+export { isRemoteRoot, type RemoteFile, type RemoteFiles } from './remote.ts';
 export {
   type ColumnSpec,
   type ColumnType,
