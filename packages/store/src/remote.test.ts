@@ -9,6 +9,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { comparisonPeriod, monthPeriod } from '@orgreport/api-core';
 import type { RunningEmulator } from '@orgreport/emulator';
 import { startS3, type TestS3 } from '@orgreport/test-servers/s3';
 import { parquetReadObjects } from 'hyparquet';
@@ -24,7 +25,7 @@ import {
   StoreQuery,
   syncStore,
 } from './index.ts';
-import { emulated, tempStore } from './testing/emulated.ts';
+import { emulated, now, tempStore } from './testing/emulated.ts';
 import { partitionFiles } from './testing/files.ts';
 
 let s3: TestS3;
@@ -43,8 +44,8 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const period = { month: '2026-10', start: '2026-10-01', end: '2026-10-31' } as const;
-const comparison = { month: '2026-09', start: '2026-09-01', end: '2026-09-30' } as const;
+const period = monthPeriod('2026-10', { now });
+const comparison = comparisonPeriod(period);
 
 async function objects(prefix: string): Promise<Array<{ key: string; size: number }>> {
   const client = s3.client();
@@ -139,8 +140,7 @@ describe('a store in object storage', () => {
     const before = s3.requests.length;
     try {
       const synced = await listOrganizations(bucket);
-      const august = { month: '2026-08', start: '2026-08-01', end: '2026-08-31' } as const;
-      await readPeriod(bucket, synced[0]!.orgId, august, null);
+      await readPeriod(bucket, synced[0]!.orgId, monthPeriod('2026-08', { now }), null);
     } finally {
       configureObjectStorage(s3.env);
     }
