@@ -12,9 +12,8 @@ export {
   type ObjectStoreOptions,
   openObjectStore,
   type RequestCounts,
-  S3_SECRET_SETTINGS,
-  S3_SETTINGS,
   type StoredObject,
   type WriteCondition,
   type WriteResult,
 } from './object-store.ts';
+export { S3_SECRET_SETTINGS, S3_SETTINGS, s3Settings } from './settings.ts';

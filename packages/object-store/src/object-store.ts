@@ -20,22 +20,7 @@ import {
 import { scrubText } from '@orgreport/api-core/redact';
 import { ObjectStoreError } from './errors.ts';
 import { type ObjectLocation, parseObjectUrl } from './location.ts';
-
-/** The variables of the S3 settings (the same as the s3 destination's). */
-export const S3_SETTINGS = {
-  endpoint: 'ORGREPORT_S3_ENDPOINT',
-  region: 'ORGREPORT_S3_REGION',
-  forcePathStyle: 'ORGREPORT_S3_FORCE_PATH_STYLE',
-  accessKeyId: 'AWS_ACCESS_KEY_ID',
-  secretAccessKey: 'AWS_SECRET_ACCESS_KEY',
-  sessionToken: 'AWS_SESSION_TOKEN',
-} as const;
-
-/** The variables among {@link S3_SETTINGS} whose values are secret. */
-export const S3_SECRET_SETTINGS: ReadonlyArray<string> = [
-  S3_SETTINGS.secretAccessKey,
-  S3_SETTINGS.sessionToken,
-];
+import { S3_SECRET_SETTINGS, S3_SETTINGS } from './settings.ts';
 
 export interface ObjectStoreOptions {
   /** The S3 settings by variable name ({@link S3_SETTINGS}); this package never reads the environment. */

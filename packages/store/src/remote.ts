@@ -280,6 +280,7 @@ export class RemoteStore {
   async commit(orgId: string, state: object): Promise<boolean> {
     const known = this.#states.get(orgId) ?? { etag: undefined, files: {} };
     const files: RemoteFiles = { ...known.files };
+    const uploaded: string[] = [];
     const org = `org_id=${hiveValue(orgId)}`;
     for (const dataset of await readdir(this.cache).catch(() => [] as string[])) {
       if (dataset.startsWith('_') || !/^[a-z_]+$/.test(dataset)) continue;
@@ -292,6 +293,7 @@ export class RemoteStore {
         if (files[path]?.sha256 === sha256) continue;
         const key = `${dataset}/${org}/month=${match[1]}/part-${sha256.slice(0, 16)}.parquet`;
         await this.#put(key, bytes);
+        uploaded.push(key);
         files[path] = { key, sha256, bytes: bytes.length };
       }
     }
@@ -307,7 +309,13 @@ export class RemoteStore {
       body,
       known.etag === undefined ? { ifAbsent: true } : { ifMatch: known.etag },
     );
-    if (!written.written) return false;
+    if (!written.written) {
+      // Another commit came first: what this one uploaded and that one does not use goes.
+      await this.pullState(orgId);
+      const used = new Set(Object.values(this.files(orgId)).map((f) => f.key));
+      for (const key of uploaded) if (!used.has(key)) await this.objects.delete(key).catch(() => {});
+      return false;
+    }
     this.#states.set(orgId, { etag: written.etag, files });
     await writeWhole(join(this.cache, this.#stateKey(orgId)), body);
     // The replaced versions go: each partition folder holds the committed file alone.

@@ -75,6 +75,8 @@ export interface TestS3 {
   client(): S3Client;
   /** Requests that went through the proxy: `PUT /bucket/key`. */
   requests: string[];
+  /** Conditional writes refused (412, 404) or in conflict (409): `409 PUT /bucket/key`. */
+  refusals: string[];
   /** Answers the next (matching) requests with these faults, in order. */
   fail(...faults: S3Fault[]): void;
   /** Holds each conditional write `ms` after its key is taken and before it is checked (0: none). */
@@ -143,6 +145,7 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
   });
 
   const requests: string[] = [];
+  const refusals: string[] = [];
   const faults: S3Fault[] = [];
   let holdMs = 0;
   /** The last write of each key, in order: a write starts when the one before it has ended. */
@@ -199,7 +202,13 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
     ifMatch: string | undefined,
   ): Promise<void> => {
     const id = `${target.bucket}/${target.key}`;
+    const refuse = (status: number, code: string, message: string) => {
+      refusals.push(`${status} ${req.method} ${req.url}`);
+      req.resume();
+      sendError(res, status, code, message);
+    };
     if (conditionalInFlight.has(id)) {
+      refusals.push(`409 ${req.method} ${req.url}`);
       req.resume();
       sendError(
         res,
@@ -226,30 +235,13 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
           return;
         }
         const etag = await etagOf(target.bucket, target.key);
-        if (ifNoneMatch !== undefined && etag !== undefined) {
-          req.resume();
-          sendError(
-            res,
-            412,
-            'PreconditionFailed',
-            'At least one of the pre-conditions you specified did not hold',
-          );
-          return;
-        }
+        const failed = 'At least one of the pre-conditions you specified did not hold';
+        if (ifNoneMatch !== undefined && etag !== undefined) return refuse(412, 'PreconditionFailed', failed);
         if (ifMatch !== undefined && etag === undefined) {
-          req.resume();
-          sendError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
-          return;
+          return refuse(404, 'NoSuchKey', 'The specified key does not exist.');
         }
         if (ifMatch !== undefined && etag !== undefined && unquoted(ifMatch) !== unquoted(etag)) {
-          req.resume();
-          sendError(
-            res,
-            412,
-            'PreconditionFailed',
-            'At least one of the pre-conditions you specified did not hold',
-          );
-          return;
+          return refuse(412, 'PreconditionFailed', failed);
         }
         await forward(req, res);
       } finally {
@@ -332,6 +324,7 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
     },
     client: () => new S3Client({ endpoint, region, forcePathStyle: true, credentials }),
     requests,
+    refusals,
     fail: (...more) => faults.push(...more),
     holdConditionalWrites: (ms) => {
       holdMs = ms;

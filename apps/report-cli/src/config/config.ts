@@ -360,6 +360,13 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     const c = pick(key);
     return c ? resolve(c.base, check(nonEmpty, c.value, c.label)) : undefined;
   }
+  /** The store: a folder resolved like a path, or an `s3://` URL as it is. */
+  function storeLocation(): string | undefined {
+    const c = pick('store');
+    if (!c) return undefined;
+    const where = check(nonEmpty, c.value, c.label);
+    return /^s3:\/\//i.test(where) ? where : resolve(c.base, where);
+  }
   /** The ledger's location: a `file:` folder resolved like a path; a URL as it is (a secret: it may hold a password). */
   function ledger(): string | undefined {
     const c = pick('ledger');
@@ -436,7 +443,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     formats: list(formats, 'formats') ?? [...REPORT_FORMATS],
     templates: path('templates'),
     sections: list(sectionList, 'sections'),
-    store: path('store'),
+    store: storeLocation(),
     organizationName: text(nonEmpty, 'organizationName'),
     directory: path('directory'),
     pricePerCredit: value(price, 'pricePerCredit'),

@@ -82,9 +82,15 @@ export function ledgerPath(
   return config.store ? join(config.store, '_ledger', name) : join(config.outDir, name);
 }
 
-/** True when `--ledger` names a ledger shared by runs on many machines (`s3://`, `postgres://`). */
-export function sharedLedger(config: Pick<Config, 'ledger'>): string | undefined {
-  return config.ledger && /^(s3|postgres|postgresql):\/\//i.test(config.ledger) ? config.ledger : undefined;
+/**
+ * The ledger shared by runs on many machines, when the run has one: `--ledger s3://...` or
+ * `postgres://...`, or, with a store in object storage and no `--ledger`, the bucket's `_ledger/`.
+ */
+export function sharedLedger(config: Pick<Config, 'ledger' | 'store'>): string | undefined {
+  if (config.ledger) return /^(s3|postgres|postgresql):\/\//i.test(config.ledger) ? config.ledger : undefined;
+  return config.store && /^s3:\/\//i.test(config.store)
+    ? `${config.store.replace(/\/?$/, '/')}_ledger/`
+    : undefined;
 }
 
 /**
@@ -100,8 +106,8 @@ export async function openRunLedger(
   const { openLedger, openSharedLedger } = await import('@orgreport/deliver');
   const url = sharedLedger(config);
   if (url) {
-    const { S3_SETTINGS, S3_SECRET_SETTINGS } = await import('@orgreport/object-store');
-    const settings = Object.fromEntries(Object.values(S3_SETTINGS).map((v) => [v, ctx.io.env[v]]));
+    const { S3_SECRET_SETTINGS, s3Settings } = await import('@orgreport/object-store/settings');
+    const settings = s3Settings(ctx.io.env);
     for (const v of S3_SECRET_SETTINGS) if (settings[v]) ctx.secrets.add(settings[v]!);
     return openSharedLedger(url, {
       now: config.now,
