@@ -121,6 +121,10 @@ describe('the store in a bucket, through the CLI', () => {
       { env },
     );
     expect(rollup.code, rollup.err).toBe(0);
+    // watch keeps its state in a folder: refused, not written beside the working folder.
+    const watch = await cli(['watch', '--store', store], { env });
+    expect(watch.code, watch.err).toBe(2);
+    expect(watch.err).toMatch(/watch keeps its state in a store folder, not yet in a bucket/);
     // Nothing of the store was left in the working folder: only the reports.
     expect(readdirSync(empty).sort()).toEqual(['out', 'rollup']);
     for (const text of [synced.err, monthly.err, query.out, rollup.err])

@@ -451,6 +451,12 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
     throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
   }
   const store = config.store;
+  if (/^s3:\/\//i.test(store)) {
+    // Its state (`_watch/`) is kept in a store folder; a store in a bucket has none yet.
+    throw new UsageError(
+      `watch keeps its state in a store folder, not yet in a bucket: copy ${store} to a folder (aws s3 sync) and watch that`,
+    );
+  }
   // What is printed passes through the run's secrets too (a sync error in the log could hold one).
   const stdout = { write: (text: string) => ctx.io.stdout.write(scrubText(text, [...ctx.secrets])) };
   const rules = watchRules(config.watch);
