@@ -14,6 +14,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import type { RunningEmulator } from '@orgreport/emulator';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTeamsWorkflow } from '../packages/deliver/src/testing/teams-server.ts';
 import { cli, envFor, tempDir } from './helpers.ts';
 
 const SECRET = 'webhook-test-secret-value';
@@ -139,6 +140,25 @@ describe('monthly --deliver', () => {
     const already = /, already delivered to (.*) \(not sent again\)\n$/.exec(again.out)?.[1]?.split(', ');
     expect(already?.map((t) => t.split(':')[0]).sort()).toEqual(['dir', 's3', 'webhook']);
     expect(again.out).not.toMatch(/, delivered to/);
+  }, 120_000);
+
+  it('delivers to teams:VARNAME, the Workflows URL read from the variable it names', async () => {
+    const flow = await startTeamsWorkflow();
+    try {
+      const out = tempDir('orgreport-deliver-teams-');
+      const args = ['monthly', '--month', '2026-10', '--formats', 'json', '--out', out];
+      const run = await cli([...args, '--deliver', 'teams:TEAMS_LEADS_URL'], {
+        env: { ...envFor(emulator), TEAMS_LEADS_URL: flow.url },
+      });
+      expect(run.code, run.err).toBe(0);
+      expect(flow.cards).toHaveLength(1);
+      expect(JSON.stringify(flow.cards[0])).toContain('report for 2026-10');
+      for (const text of [run.out, run.err, readFileSync(join(out, 'deliveries.jsonl'), 'utf8')]) {
+        expect(text).not.toContain(flow.sig);
+      }
+    } finally {
+      await flow.close();
+    }
   }, 120_000);
 
   it('refuses a target no destination takes before anything is fetched, naming the known ones', async () => {

@@ -17,6 +17,7 @@ import { deliveryKey } from '@orgreport/deliver';
 import { directoryCsv, directoryOf, type RunningEmulator } from '@orgreport/emulator';
 import type { Alert } from '@orgreport/watch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTeamsWorkflow } from '../packages/deliver/src/testing/teams-server.ts';
 import { cli, envFor, smallOrg, tempDir } from './helpers.ts';
 import { type ReceivedMail, startSmtp, type TestSmtp } from './smtp.ts';
 import { startWebhooks, type TestWebhooks } from './webhook.ts';
@@ -113,6 +114,26 @@ const mailBytes = (m: ReceivedMail) =>
   );
 
 describe('orgreport watch delivers its alerts', () => {
+  it('sends an alert to a route of teams:VARNAME, the Workflows URL read from the variable it names', async () => {
+    const flow = await startTeamsWorkflow();
+    try {
+      const { store, args } = await setUp(SECURITY_DAY, {
+        watch: { spike: SPIKE, routes: [{ to: ['teams:TEAMS_LEADS_URL'], rules: ['security'] }] },
+      });
+      const vars = env({ TEAMS_LEADS_URL: flow.url });
+      const first = await watchWith(vars, args, SECURITY_DAY);
+      expect(first.code, first.err).toBe(0);
+      await syncTo(store, '2026-09-05');
+      const run = await watchWith(vars, args, '2026-09-05');
+      expect(run.code, run.err).toBe(0);
+      expect(run.json!.delivery).toMatchObject({ deliveries: 1, sent: 1, failed: [] });
+      expect(flow.cards).toHaveLength(1);
+      expect(run.out + run.err).not.toContain(flow.sig);
+    } finally {
+      await flow.close();
+    }
+  }, 120_000);
+
   it('sends a security change once to a signed webhook and a mail server; a rerun sends nothing', async () => {
     const hook = `webhook:${hooks.origin}/security`;
     const { store, args } = await setUp(SECURITY_DAY, {

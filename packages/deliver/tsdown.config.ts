@@ -1,3 +1,3 @@
 import { packageConfig } from '../../tsdown.base.ts';
 
-export default packageConfig();
+export default packageConfig({ entry: ['src/index.ts', 'src/key.ts'] });

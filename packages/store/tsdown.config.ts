@@ -5,5 +5,6 @@ export default packageConfig({
   entry: {
     index: 'src/index.ts',
     errors: 'src/errors.ts',
+    'object-storage': 'src/object-storage.ts',
   },
 });

@@ -1,4 +1,6 @@
 /** What every command receives: the injected I/O and the secrets to scrub from anything shown. */
+import { S3_SECRET_SETTINGS, s3Settings } from '@orgreport/object-store/settings';
+import { configureObjectStorage } from '@orgreport/store/object-storage';
 import { type Config, type ConfigFlags, resolveConfig } from './config/config.ts';
 import type { CliIo } from './io.ts';
 import { Reporter } from './reporter.ts';
@@ -30,6 +32,18 @@ export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config
   for (const o of config.organizations) if (o.apiKey) ctx.secrets.add(o.apiKey);
   const smtpPassword = config.smtpUrl ? new URL(config.smtpUrl).password : '';
   if (smtpPassword) ctx.secrets.add(decodeURIComponent(smtpPassword));
+  // A Postgres ledger's URL carries its password: never shown, the URL whole nor the password alone.
+  if (config.ledger && /^postgres(ql)?:\/\//i.test(config.ledger)) {
+    ctx.secrets.add(config.ledger);
+    const password = URL.canParse(config.ledger) ? new URL(config.ledger).password : '';
+    if (password) ctx.secrets.add(decodeURIComponent(password));
+  }
+  // A store or ledger in object storage reads the S3 settings of the environment; their secrets are masked.
+  if ([config.store, config.ledger].some((w) => w && /^s3:\/\//i.test(w))) {
+    const settings = s3Settings(ctx.io.env);
+    for (const v of S3_SECRET_SETTINGS) if (settings[v]) ctx.secrets.add(settings[v]!);
+    configureObjectStorage(settings);
+  }
   const reporter = new Reporter(ctx.io.stderr, config.logLevel, () => [...ctx.secrets]);
   return { config, reporter };
 }

@@ -64,6 +64,8 @@ const USAGE_ERROR_NAMES = new Set([
   // A delivery target no destination takes, or a destination's bad setting.
   'DestinationError',
   'DeliveryPlanError',
+  // A ledger that cannot be opened as configured: no bucket, credentials refused, another schema version.
+  'LedgerConfigError',
 ]);
 const AUTH_ERROR_NAMES = new Set(['AuthenticationError', 'PermissionDeniedError']);
 
@@ -77,6 +79,8 @@ export function exitCodeOf(error: unknown): ExitCode {
   const status = (error as { status?: unknown }).status;
   if (status === 401 || status === 403) return EXIT.auth;
   if (USAGE_ERROR_NAMES.has(error.name)) return EXIT.usage;
+  // Object storage configured wrong (no bucket, credentials refused) is input to fix; a failing service is not.
+  if (error.name === 'ObjectStoreError' && (error as { kind?: unknown }).kind === 'input') return EXIT.usage;
   return EXIT.failure;
 }
 

@@ -51,6 +51,7 @@ const SHARED = {
   destinations: settingFlag('destinations'),
   maxPerMinute: settingFlag('maxPerMinute'),
   unknown: settingFlag('unknownDeliveries'),
+  ledger: settingFlag('ledger'),
   json: () =>
     new Option('--json', 'print one machine-readable JSON summary on stdout (progress stays on stderr)'),
   demo: () => new Option('--demo', 'run against a built-in emulated demo organization: no key, no network'),
@@ -97,6 +98,7 @@ export const RENDERING: SharedFlag[] = [
   'destinations',
   'maxPerMinute',
   'unknown',
+  'ledger',
   'minGroupSize',
   'personRows',
   'pseudonymize',

@@ -301,6 +301,7 @@ export function createProgram(ctx: CommandContext): Command {
     'mailFrom',
     'maxPerMinute',
     'unknown',
+    'ledger',
     'minGroupSize',
     'fileAccess',
     'demo',

@@ -19,17 +19,18 @@ import { DeliveryPlanError } from './errors.ts';
 import { retryDelayMs, SendingLimit } from './internal/pace.ts';
 import { redactor } from './internal/redact.ts';
 import { messageIdOf } from './key.ts';
-import { type Ledger, RESERVED_FIELDS } from './ledger.ts';
+import { RESERVED_FIELDS } from './ledger.ts';
 import {
   type AnyDestination,
   createDestinations,
   type Destinations,
   type ResolvedTarget,
 } from './registry.ts';
+import type { DeliveryLedger } from './shared-ledger.ts';
 
 export interface DeliverOptions {
-  /** The ledger, open for writing (see `openLedger`); the caller closes it. */
-  ledger: Ledger;
+  /** The ledger, open for writing (`openLedger`, `openSharedLedger`); the caller closes it. */
+  ledger: DeliveryLedger;
   /** Settings by environment variable name, as the caller read them (this package never reads the environment). */
   settings: Readonly<Record<string, string | undefined>>;
   /** The destinations targets resolve to (default: the built-in ones, `createDestinations()`). */
@@ -77,8 +78,14 @@ export interface DeliveryRef {
 }
 
 /** Progress of a run. */
+/**
+ * Why a delivery was not sent: the ledger holds it as sent, as unknown (`unknown: 'skip'`), or as
+ * claimed by another run sending it right now (a shared ledger).
+ */
+export type SkipReason = 'sent' | 'unknown' | 'claimed';
+
 export type DeliveryEvent =
-  | (DeliveryRef & { type: 'skipped'; reason: 'sent' | 'unknown' })
+  | (DeliveryRef & { type: 'skipped'; reason: SkipReason })
   | (DeliveryRef & { type: 'unknown'; action: 'resend' | 'skip' })
   | (DeliveryRef & { type: 'sending'; attempt: number })
   | (DeliveryRef & { type: 'sent'; attempt: number; id: string; location?: string })
@@ -90,8 +97,8 @@ export type DeliveryEvent =
 export interface DeliverResult {
   /** Delivered in this run. */
   sent: Array<DeliveryRef & { id: string; location?: string; attempts: number }>;
-  /** Not sent: the ledger holds them as sent, or as unknown with `unknown: 'skip'`. */
-  skipped: Array<DeliveryRef & { reason: 'sent' | 'unknown' }>;
+  /** Not sent: the ledger holds them as sent, as unknown with `unknown: 'skip'`, or claimed by another run. */
+  skipped: Array<DeliveryRef & { reason: SkipReason }>;
   /** Found unknown (a crash between send and ledger), and what was done: sent again or left. */
   unknown: Array<DeliveryRef & { action: 'resent' | 'skipped' }>;
   /** Not delivered after the last attempt (or refused for good); the caller exits 1 when any. */
@@ -255,6 +262,22 @@ export function checkDeliverySettings(
   );
 }
 
+/**
+ * The variables the targets name beside their destinations' declared settings (`teams:VARNAME`'s),
+ * with their values: a send reads them from its context, and they are secret (a signed URL).
+ */
+function neededSettings(
+  planned: ReadonlyArray<Planned>,
+  settings: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
+  const needed: Record<string, string | undefined> = {};
+  for (const { target } of planned) {
+    for (const variable of target.destination.needs?.(target.address) ?? [])
+      needed[variable] = settings[variable];
+  }
+  return needed;
+}
+
 /** The deliveries in the order they go: in order, each group where its first member is, storing destinations first. */
 function units(planned: ReadonlyArray<Planned>): Planned[][] {
   const groups = new Map<string, Planned[]>();
@@ -311,8 +334,10 @@ export async function deliverAll(
     planned.map((p) => p.target),
     options.settings ?? {},
   );
-  const run = new DeliveryRun(options, settled, settings);
+  const run = new DeliveryRun(options, settled, settings, neededSettings(planned, options.settings ?? {}));
   try {
+    // What the ledger holds of every delivery, read at once (a shared ledger: one request each at most).
+    await options.ledger.load(planned.map((p) => p.ref.key));
     for (const unit of units(planned)) {
       if (run.stopping()) break;
       await run.deliverUnit(unit);
@@ -326,7 +351,7 @@ export async function deliverAll(
 /** The state of one `deliverAll`: its result, its shared resources, its sending limit. */
 class DeliveryRun {
   readonly result: DeliverResult = { sent: [], skipped: [], unknown: [], failed: [], stopped: false };
-  readonly #ledger: Ledger;
+  readonly #ledger: DeliveryLedger;
   readonly #signal: AbortSignal;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #random: () => number;
@@ -341,12 +366,13 @@ class DeliveryRun {
     private readonly options: DeliverOptions,
     private readonly settled: Settled,
     private readonly settings: Map<AnyDestination, Readonly<Record<string, string | undefined>>>,
+    private readonly needed: Readonly<Record<string, string | undefined>>,
   ) {
     this.#ledger = options.ledger;
     this.#signal = options.signal ?? new AbortController().signal;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
-    const secrets: string[] = [];
+    const secrets = Object.values(needed).filter((v): v is string => Boolean(v));
     for (const [destination, values] of settings) {
       for (const s of destination.settings) {
         const value = values[s.env];
@@ -400,6 +426,27 @@ class DeliveryRun {
     }
   }
 
+  /** Records a delivery as not sent, for `reason`. */
+  #skip(ref: DeliveryRef, reason: SkipReason): undefined {
+    this.result.skipped.push({ ...ref, reason });
+    this.#emit({ type: 'skipped', ...ref, reason });
+    return undefined;
+  }
+
+  /**
+   * Whether the delivery is still to be sent after another run changed it: not when it is sent now
+   * (unless a resend is wanted), claimed by a run sending it, or unknown and left (`unknown: 'skip'`).
+   */
+  #stillDue(ref: DeliveryRef, wasSent: boolean): SkipReason | undefined {
+    const status = this.#ledger.status(ref.key);
+    if (status === 'held') return 'claimed';
+    if (status === 'sent' && !(wasSent && this.#resendWanted(ref.recipient))) return 'sent';
+    if (status === 'unknown' && this.settled.unknown === 'skip' && !this.#resendWanted(ref.recipient)) {
+      return 'unknown';
+    }
+    return undefined;
+  }
+
   /** Delivers one (or skips it); resolves to where its documents now are, if it stores them. */
   async #deliverOne(
     planned: Planned,
@@ -414,6 +461,7 @@ class DeliveryRun {
       this.#emit({ type: 'skipped', ...ref, reason: 'sent' });
       return this.#ledger.get(ref.key)?.lastSent?.location;
     }
+    if (status === 'held') return this.#skip(ref, 'claimed');
     if (status === 'unknown') {
       const leave = this.settled.unknown === 'skip' && !wanted;
       this.result.unknown.push({ ...ref, action: leave ? 'skipped' : 'resent' });
@@ -456,18 +504,35 @@ class DeliveryRun {
     const context: SendContext = {
       key: ref.key,
       messageId: planned.messageId,
-      settings: this.settings.get(target.destination) ?? {},
+      settings: this.#settingsOf(target),
       signal: this.#signal,
       log: (text) => this.options.log?.(this.#redact(text)),
       links,
       shared: (name, create, dispose) => this.#share(target.destination.scheme, name, create, dispose),
     };
-    let attempt = this.#ledger.get(ref.key)?.last.attempt ?? 0;
+    const wasSent = this.#ledger.status(ref.key) === 'sent';
+    let changes = 0;
     for (let tries = 1; ; tries++) {
       if (this.stopping()) return undefined;
       if (this.#limit && !(await this.#pace())) return undefined;
-      attempt++;
-      await this.#ledger.append({ ...line, state: 'sending', attempt });
+      const attempt = (this.#ledger.get(ref.key)?.last.attempt ?? 0) + 1;
+      // The claim: the 'sending' line, written only if the delivery is as this run read it.
+      if (!(await this.#ledger.claim({ ...line, state: 'sending', attempt }))) {
+        // Another run changed it meanwhile (the ledger has read it again): decide anew.
+        const reason = this.#stillDue(ref, wasSent);
+        if (reason) {
+          this.#skip(ref, reason);
+          return reason === 'sent' ? this.#ledger.get(ref.key)?.lastSent?.location : undefined;
+        }
+        if (++changes > 5) {
+          const text = `the ledger ${this.#ledger.location} kept changing under this delivery; run again`;
+          this.result.failed.push({ ...ref, error: text });
+          this.#emit({ type: 'failed', ...ref, attempt, error: text });
+          return undefined;
+        }
+        tries--;
+        continue;
+      }
       this.#emit({ type: 'sending', ...ref, attempt });
       let receipt: SentReceipt;
       try {
@@ -501,6 +566,14 @@ class DeliveryRun {
       this.#emit({ type: 'sent', ...ref, attempt, id, ...(location ? { location } : {}) });
       return location;
     }
+  }
+
+  /** A target's settings: its destination's declared ones, and the variables the target needs (`teams:VARNAME`'s). */
+  #settingsOf(target: ResolvedTarget): Readonly<Record<string, string | undefined>> {
+    const own = this.settings.get(target.destination) ?? {};
+    const needs = target.destination.needs?.(target.address) ?? [];
+    if (needs.length === 0) return own;
+    return { ...own, ...Object.fromEntries(needs.map((variable) => [variable, this.needed[variable]])) };
   }
 
   /** Waits for the sending limit; false when the run was stopped meanwhile. */

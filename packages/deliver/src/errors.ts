@@ -14,3 +14,11 @@ export class LedgerLockedError extends LedgerError {
 export class DeliveryPlanError extends Error {
   override readonly name = 'DeliveryPlanError';
 }
+
+/**
+ * A ledger that cannot be opened as configured: a bucket that does not exist, credentials refused,
+ * a database of another schema version. The message names what to fix; nothing was sent.
+ */
+export class LedgerConfigError extends LedgerError {
+  override readonly name = 'LedgerConfigError';
+}

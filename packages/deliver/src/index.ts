@@ -42,8 +42,8 @@ export {
   webhook,
   webhookDestination,
 } from './destinations/webhook.ts';
-export { DeliveryPlanError, LedgerError, LedgerLockedError } from './errors.ts';
-export { type DeliveryKeyParts, deliveryKey, messageIdOf } from './key.ts';
+export { DeliveryPlanError, LedgerConfigError, LedgerError, LedgerLockedError } from './errors.ts';
+export { type DeliveryKeyParts, deliveryKey, messageIdOf, normalTarget } from './key.ts';
 export {
   type DeliveryStatus,
   LEDGER_VERSION,
@@ -55,11 +55,13 @@ export {
   type LedgerReading,
   type LedgerRecord,
   type LedgerState,
+  ledgerEntry,
   type OpenLedgerOptions,
   openLedger,
   readLedgers,
   type TornLine,
 } from './ledger.ts';
+export { POSTGRES_SCHEMA_VERSION, printableLedgerUrl } from './ledgers/postgres.ts';
 export {
   type AnyDestination,
   builtinDestinations,
@@ -67,3 +69,15 @@ export {
   Destinations,
   type ResolvedTarget,
 } from './registry.ts';
+export {
+  type DeliveryClaim,
+  type DeliveryLedger,
+  type DeliveryRecord,
+  isSharedLedgerUrl,
+  type OpenSharedLedgerOptions,
+  openSharedLedger,
+  type RecordStore,
+  SharedLedger,
+  type SharedLedgerOptions,
+  type VersionedRecord,
+} from './shared-ledger.ts';

@@ -1,6 +1,6 @@
 /** Delivery keys and Message-IDs: stable across runs, blind to case and format order, sensitive to everything else. */
 import { describe, expect, it } from 'vitest';
-import { DestinationError, deliveryKey, messageIdOf } from './index.ts';
+import { DestinationError, deliveryKey, messageIdOf, normalTarget } from './index.ts';
 
 const parts = {
   month: '2026-10',
@@ -30,12 +30,24 @@ describe('deliveryKey', () => {
       { ...parts, recipient: 'cfo@example.com' },
       { ...parts, scope: 'team:platform' },
       { ...parts, formats: ['pdf'] },
-      { ...parts, target: 'mailto:cto@example.com' },
+      { ...parts, target: 'dir:/srv/reports' },
       { ...parts, kind: 'alert' },
     ];
     const keys = new Set(variants.map(deliveryKey));
     expect(keys.size).toBe(variants.length);
     expect(keys.has(key)).toBe(false);
+  });
+
+  it('normalises an e-mail target itself: its case and mailto: make no other delivery', () => {
+    const key = deliveryKey(parts);
+    expect(deliveryKey({ ...parts, target: 'mailto:CTO@Example.com' })).toBe(key);
+    expect(deliveryKey({ ...parts, target: 'CTO@example.COM' })).toBe(key);
+    // Other targets are keyed as written.
+    expect(deliveryKey({ ...parts, target: 'slack:#Eng' })).not.toBe(
+      deliveryKey({ ...parts, target: 'slack:#eng' }),
+    );
+    expect(normalTarget('mailto:CTO@Example.com')).toBe('cto@example.com');
+    expect(normalTarget('dir:/Srv/Reports')).toBe('dir:/Srv/Reports');
   });
 
   it('does not mistake one split of the parts for another (a JSON array, not a joined string)', () => {

@@ -15,7 +15,7 @@ export interface DeliveryKeyParts {
   scope: string;
   /** The document formats sent (their order does not matter). */
   formats: ReadonlyArray<string>;
-  /** The target as configured (`cto@example.com`, `slack:#eng-leads`). */
+  /** The target as configured (`cto@example.com`, `slack:#eng-leads`); an e-mail address is keyed as {@link normalTarget} writes it. */
   target: string;
   /** `report` (the default) or `alert`, or another kind of message a caller sends. */
   kind?: string;
@@ -23,7 +23,8 @@ export interface DeliveryKeyParts {
 
 /**
  * The key of a delivery: sha256 over a canonical JSON array of its parts (the recipient in lower
- * case, the formats sorted), hex, first 32 characters (128 bits).
+ * case, the formats sorted, the target as {@link normalTarget} writes it), hex, first 32 characters
+ * (128 bits). So `CTO@Example.com` and `mailto:cto@example.com` are one delivery, whoever calls it.
  *
  * @example
  * deliveryKey({ month: '2026-10', recipient: 'CTO@example.com', scope: 'org', formats: ['xlsx', 'pdf'], target: 'cto@example.com' })
@@ -41,10 +42,25 @@ export function deliveryKey(parts: DeliveryKeyParts): string {
     parts.recipient.toLowerCase(),
     parts.scope,
     [...parts.formats].sort(),
-    parts.target,
+    normalTarget(parts.target),
     parts.kind ?? 'report',
   ]);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+}
+
+/** An e-mail target: an address, plain or as `mailto:`. */
+const EMAIL_TARGET = /^(mailto:)?[^\s@:/]+@[^\s@]+$/i;
+
+/**
+ * A target as one delivery has it, however it was written: an e-mail address in lower case without
+ * `mailto:`; any other target as it is.
+ *
+ * @example
+ * normalTarget('mailto:CTO@Example.com') // 'cto@example.com'
+ * normalTarget('slack:#Eng') // 'slack:#Eng'
+ */
+export function normalTarget(target: string): string {
+  return EMAIL_TARGET.test(target) ? target.replace(/^mailto:/i, '').toLowerCase() : target;
 }
 
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;

@@ -10,6 +10,7 @@ import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type HeldLock, takeFileLock } from '@orgreport/api-core/file-lock';
 import { LedgerError, LedgerLockedError } from './errors.ts';
+import type { DeliveryLedger } from './shared-ledger.ts';
 
 /** The version of the ledger's lines; a line of another version is refused, never misread. */
 export const LEDGER_VERSION = 1;
@@ -20,9 +21,10 @@ export type LedgerState = 'sending' | 'sent' | 'failed';
 /**
  * What the ledger says of a delivery: never seen (`new`), delivered (`sent`), last attempt failed
  * and nothing accepted (`failed`), or started with no outcome recorded (`unknown`: the process died
- * between starting the send and learning how it went).
+ * between starting the send and learning how it went), or, in a ledger shared by several runs at
+ * once (S3, Postgres), being sent right now by another run whose claim has not run out (`held`).
  */
-export type DeliveryStatus = 'new' | 'sent' | 'failed' | 'unknown';
+export type DeliveryStatus = 'new' | 'sent' | 'failed' | 'unknown' | 'held';
 
 /** One line of the ledger. */
 export interface LedgerEntry {
@@ -131,7 +133,7 @@ export class LedgerIndex {
   }
 
   /** How many deliveries are in each status. */
-  counts(): Record<Exclude<DeliveryStatus, 'new'>, number> {
+  counts(): Record<Exclude<DeliveryStatus, 'new' | 'held'>, number> {
     const counts = { sent: 0, failed: 0, unknown: 0 };
     for (const key of this.#records.keys()) counts[this.status(key) as keyof typeof counts]++;
     return counts;
@@ -171,6 +173,36 @@ function checkEntry(value: unknown, where: string): LedgerEntry {
   ) {
     throw new LedgerError(`${where}: not a ledger entry (key, state, at and attempt are required)`);
   }
+  return entry;
+}
+
+/**
+ * The line of an event at `at`: `v` and `at` added, the fields in their order, the record fields
+ * checked (a reserved name is a {@link LedgerError}). Every backend writes its lines through it.
+ */
+export function ledgerEntry(event: LedgerEvent, at: string): LedgerEntry {
+  const { key, state, recipient, target, attempt, messageId, sha256, id, location, error, ...record } = event;
+  for (const name of Object.keys(record)) {
+    if (RESERVED_FIELDS.has(name)) throw new LedgerError(`a record field may not be named ${name}`);
+  }
+  const entry = checkEntry(
+    {
+      v: LEDGER_VERSION,
+      key,
+      state,
+      at,
+      recipient,
+      target,
+      attempt,
+      messageId,
+      sha256,
+      ...(id === undefined ? {} : { id }),
+      ...(location === undefined ? {} : { location }),
+      ...(error === undefined ? {} : { error }),
+      ...record,
+    },
+    'a new ledger line',
+  );
   return entry;
 }
 
@@ -267,7 +299,7 @@ export interface OpenLedgerOptions {
  * A ledger open for writing by this process (it holds `<path>.lock` until {@link Ledger.close}).
  * Lines are appended one at a time, in the order `append` is called.
  */
-export class Ledger {
+export class Ledger implements DeliveryLedger {
   readonly #handle: FileHandle;
   readonly #lock: HeldLock;
   readonly #now: () => Date;
@@ -329,6 +361,19 @@ export class Ledger {
     }
   }
 
+  /** Where it is, as it may be printed. */
+  get location(): string {
+    return this.path;
+  }
+
+  /** Nothing to do: the file was read whole on opening. */
+  async load(_keys: ReadonlyArray<string>): Promise<void> {}
+
+  /** The 'sending' line of an attempt: one process holds the file's lock, so its claim always stands. */
+  claim(event: LedgerEvent): Promise<LedgerEntry | undefined> {
+    return this.append(event);
+  }
+
   /** What the ledger says of the delivery `key`. */
   status(key: string): DeliveryStatus {
     return this.#index.status(key);
@@ -359,29 +404,7 @@ export class Ledger {
     if (this.#closed) throw new LedgerError(`the ledger ${this.path} is closed`);
     if (this.#broken)
       throw new LedgerError(`the ledger ${this.path} failed earlier: ${this.#broken.message}`);
-    const { key, state, recipient, target, attempt, messageId, sha256, id, location, error, ...record } =
-      event;
-    for (const name of Object.keys(record)) {
-      if (RESERVED_FIELDS.has(name)) throw new LedgerError(`a record field may not be named ${name}`);
-    }
-    const entry = checkEntry(
-      {
-        v: LEDGER_VERSION,
-        key,
-        state,
-        at: this.#now().toISOString(),
-        recipient,
-        target,
-        attempt,
-        messageId,
-        sha256,
-        ...(id === undefined ? {} : { id }),
-        ...(location === undefined ? {} : { location }),
-        ...(error === undefined ? {} : { error }),
-        ...record,
-      },
-      'a new ledger line',
-    );
+    const entry = ledgerEntry(event, this.#now().toISOString());
     const bytes = Buffer.from(`${JSON.stringify(entry)}\n`);
     try {
       let written = 0;

@@ -19,7 +19,7 @@ import {
 import { collectUnknownKeys } from '@orgreport/snapshot';
 import { engineRead } from './damage.ts';
 import { type Engine, sqlName, sqlString, storedExpression } from './engine.ts';
-import { entries, flushFile, publish, tempPath } from './files.ts';
+import { flushFile, publish, tempPath } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import type { SpanInfo } from './raw.ts';
 import { type RowTable, rowsOfSnapshot } from './rows.ts';
@@ -123,10 +123,7 @@ async function targetMonths(
   }
   for (const m of new Set(table.months)) if (!months.has(m)) whole(m);
   if (spec.replace.by === 'partition' && spec.replace.wholeList) {
-    for (const dir of await entries(layout.orgDir(spec.name, orgId))) {
-      const m = /^month=(\d{4}-\d{2})$/.exec(dir)?.[1];
-      if (m && !months.has(m)) whole(m);
-    }
+    for (const m of await layout.partitionMonths(spec.name, orgId)) if (!months.has(m)) whole(m);
   }
   return months;
 }
@@ -153,7 +150,9 @@ export async function applySpan(
       for (const m of table.months) counts.set(m, (counts.get(m) ?? 0) + 1);
       for (const [month, days] of await targetMonths(layout, spec, orgId, table, info.range)) {
         const target = layout.partitionFile(spec.name, orgId, month);
-        if (!counts.get(month) && !(await exists(target))) continue; // nothing to write, nothing to replace
+        // The partition as it is (a remote store's fetched into the cache), to keep its other rows.
+        const had = (await layout.presentFiles(orgId, [target])).length > 0;
+        if (!counts.get(month) && !had) continue; // nothing to write, nothing to replace
         // The old file's rows are read to keep them: a damaged one stops the sync and says so.
         const changed = await engineRead(layout, [target], () =>
           writePartition(engine, layout, spec, orgId, month, staged, days),

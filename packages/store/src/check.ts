@@ -58,6 +58,8 @@ export async function checkStore(root: string): Promise<StoreCheck> {
     damageOnly(found)(error);
     return new StoreLayout(root);
   });
+  // A store in object storage: its states; its partitions are checked by sha256 as they are fetched.
+  await layout.remote?.pullStates();
   for (const file of await entries(join(layout.root, '_state'))) {
     const id = /^org_id=(.+)\.json$/.exec(file)?.[1];
     if (id) await readState(layout, decodeURIComponent(id)).catch(damageOnly(found));

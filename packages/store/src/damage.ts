@@ -20,6 +20,16 @@ export function rebuildRemedy(root: string): string {
   return `remake every dataset from the raw responses the store keeps: orgreport sync --store ${root} --rebuild`;
 }
 
+/**
+ * What remakes a damaged dataset or state: the rebuild from `_raw/` (a store in object storage: the
+ * sync of the months again, which rewrites their partitions and state).
+ */
+export function storeRemedy(layout: StoreLayout): string {
+  return layout.remote
+    ? `fetch the months again: orgreport sync --store ${layout.label} --refetch YYYY-MM`
+    : rebuildRemedy(layout.root);
+}
+
 /** A path as the store names it: relative to its folder, `/`-separated. */
 export function insideStore(layout: StoreLayout, path: string): string {
   return relative(layout.root, path).split(sep).join('/');
@@ -31,10 +41,10 @@ export function damaged(
   path: string,
   problem: string,
   cause?: unknown,
-  remedy = rebuildRemedy(layout.root),
+  remedy = storeRemedy(layout),
 ): DamagedStoreError {
   return new DamagedStoreError(
-    { store: layout.root, file: insideStore(layout, path), problem, remedy },
+    { store: layout.label, file: insideStore(layout, path), problem, remedy },
     cause === undefined ? undefined : { cause },
   );
 }
@@ -133,7 +143,7 @@ export async function engineRead<T>(
 export async function readJsonFile(
   layout: StoreLayout,
   path: string,
-  remedy = rebuildRemedy(layout.root),
+  remedy = storeRemedy(layout),
 ): Promise<unknown> {
   let text: string;
   try {

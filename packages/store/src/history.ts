@@ -4,7 +4,6 @@
  * report's figures of the same ids (docs/metrics.md); a test holds each month equal to a report of
  * that month.
  */
-import { stat } from 'node:fs/promises';
 import {
   daysBetween,
   EARLIEST_DATA_DATE,
@@ -43,15 +42,6 @@ export interface ReadHistoryOptions {
   months?: number;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The days of `month` that have data at all (from the first day of data on). */
 function dataDays(month: IsoMonth): { start: string; end: string } {
   const { start, end } = monthBounds(month);
@@ -68,7 +58,8 @@ async function sumMonth(
   const paths = ['tokens_daily', 'activity_daily', 'user_days'].map((d) =>
     layout.partitionFile(d, orgId, month),
   );
-  const present = await Promise.all(paths.map(exists));
+  const there = new Set(await layout.presentFiles(orgId, paths));
+  const present = paths.map((p) => there.has(p));
   const [tokens, activity, userDays] = paths.map((p, i) =>
     present[i] ? `read_parquet(${sqlString(p)})` : null,
   );
@@ -108,7 +99,7 @@ export async function readHistory(
 ): Promise<StoredMonth[]> {
   const layout = await openStore(root);
   const state = await readState(layout, orgId);
-  if (!state) throw new StoreError(`the store ${root} holds no data of organization ${orgId}`);
+  if (!state) throw new StoreError(`the store ${layout.label} holds no data of organization ${orgId}`);
   const wanted: IsoMonth[] = [];
   for (let m = options.until, n = options.months ?? 12; n > 0 && m >= EARLIEST_DATA_DATE.slice(0, 7); n--) {
     wanted.unshift(m);

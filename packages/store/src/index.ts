@@ -22,6 +22,7 @@ export { type ReadHistoryOptions, readHistory, type StoredMonth } from './histor
 export { hiveValue, PART_FILE, STORE_FILE, StoreLayout } from './layout.ts';
 export { type LimitRecord, readLimits, recordLimits } from './limits.ts';
 export { lockOrganization, type StoreLock } from './lock.ts';
+export { configureObjectStorage } from './object-storage.ts';
 export { type QueryResult, StoreQuery } from './query.ts';
 export { type ReadPeriodOptions, readPeriod } from './read-period.ts';
 export { type RebuildOptions, type RebuildResult, rebuildStore } from './rebuild.ts';
@@ -31,6 +32,7 @@ export {
   type RecordFieldType,
   type RecordFileSpec,
 } from './records.ts';
+export { isRemoteRoot, type RemoteFile, type RemoteFiles } from './remote.ts';
 export {
   type ColumnSpec,
   type ColumnType,

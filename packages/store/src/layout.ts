@@ -5,7 +5,10 @@
  * each organization holds), `_raw/` (every sync's fetched snapshot, compressed), the records of what
  * was done (`_sync/`: every sync run; `_limits/`: every credit limit set), `_locks/`, `_tmp/`.
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { entries } from './files.ts';
+import type { RemoteStore } from './remote.ts';
 
 /** The one file of a partition. Replacing it is a rename over it, which is atomic. */
 export const PART_FILE = 'part-0.parquet';
@@ -22,9 +25,40 @@ export function hiveValue(value: string): string {
   }).join('');
 }
 
-/** Paths of one store folder. */
+/** Paths of one store folder (for a store in object storage: of its local cache). */
 export class StoreLayout {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    /** The store in object storage this folder caches, if any. */
+    readonly remote?: RemoteStore,
+  ) {}
+
+  /** The store as its user names it: the folder, or the `s3://` URL. */
+  get label(): string {
+    return this.remote?.url ?? this.root;
+  }
+
+  /** The months the organization has partitions of in `dataset` (of a remote store: as its state lists them). */
+  async partitionMonths(dataset: string, orgId: string): Promise<string[]> {
+    if (this.remote) return this.remote.months(dataset, orgId);
+    return (await entries(this.orgDir(dataset, orgId)))
+      .map((d) => /^month=(\d{4}-\d{2})$/.exec(d)?.[1])
+      .filter((m): m is string => m !== undefined);
+  }
+
+  /** Of these partition files of the organization, those that exist (a remote store's fetched into the cache first). */
+  async presentFiles(orgId: string, files: ReadonlyArray<string>): Promise<string[]> {
+    await this.remote?.ensure(orgId, files);
+    const present = await Promise.all(
+      files.map((f) =>
+        stat(f).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    return files.filter((_, i) => present[i]);
+  }
 
   get storeFile(): string {
     return join(this.root, STORE_FILE);

@@ -36,6 +36,7 @@ export async function recordLimits(
     RECORD_FILES.limits,
     layout.limitsFile(orgId),
     limits.map(({ day, at, email, limit }) => ({ day, at, email, limit })),
+    layout,
   );
 }
 

@@ -8,6 +8,7 @@ import { DamagedStoreError, StoreQueryError } from './errors.ts';
 import { entries } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import { DATASETS, type DatasetSpec } from './schema.ts';
+import { readStates } from './state.ts';
 import { openStore } from './store-file.ts';
 
 /** A query's result: column names and DuckDB types, rows of JSON values (dates and times as text). */
@@ -66,6 +67,11 @@ export class StoreQuery {
    */
   static async open(root: string): Promise<StoreQuery> {
     const layout = await openStore(root);
+    if (layout.remote) {
+      // A query may read any partition: a store in object storage has them all fetched first.
+      await readStates(layout);
+      await layout.remote.ensureAll();
+    }
     const engine = await Engine.open();
     try {
       // A view reads the footer of a file of its dataset when it is made.

@@ -2,7 +2,6 @@
  * `readPeriod`: a report period and its comparison period read back from the store as the very
  * {@link Snapshot} a fresh fetch of the same days gives, so `buildReportModel` runs on it unchanged.
  */
-import { stat } from 'node:fs/promises';
 import {
   type DayRange,
   type MonthPeriod,
@@ -15,7 +14,6 @@ import { fetchedRangeOf, periodNotes, revisionsInRange } from '@orgreport/snapsh
 import { engineRead } from './damage.ts';
 import { Engine, readExpression, sqlString } from './engine.ts';
 import { StoreError } from './errors.ts';
-import { entries } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import {
   activityFromRows,
@@ -45,15 +43,6 @@ export interface ReadPeriodOptions {
   hookEvents?: boolean;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Reads one organization's datasets from the partitions of some months. */
 class DatasetReader {
   constructor(
@@ -63,16 +52,15 @@ class DatasetReader {
   ) {}
 
   /** The months of a dataset the organization has partitions of. */
-  async months(dataset: string): Promise<string[]> {
-    return (await entries(this.layout.orgDir(dataset, this.orgId)))
-      .map((d) => /^month=(\d{4}-\d{2})$/.exec(d)?.[1])
-      .filter((m): m is string => m !== undefined);
+  months(dataset: string): Promise<string[]> {
+    return this.layout.partitionMonths(dataset, this.orgId);
   }
 
-  private async files(dataset: string, months: readonly string[]): Promise<string[]> {
-    const files = months.map((m) => this.layout.partitionFile(dataset, this.orgId, m));
-    const present = await Promise.all(files.map(exists));
-    return files.filter((_, i) => present[i]);
+  private files(dataset: string, months: readonly string[]): Promise<string[]> {
+    return this.layout.presentFiles(
+      this.orgId,
+      months.map((m) => this.layout.partitionFile(dataset, this.orgId, m)),
+    );
   }
 
   private select(dataset: string, files: readonly string[], where: string, order: string): string | null {
@@ -141,14 +129,14 @@ export async function stateHolding(layout: StoreLayout, orgId: string, range: Da
   const state = await readState(layout, orgId);
   if (!state) {
     throw new StoreError(
-      `the store ${layout.root} holds no data of organization ${orgId}; fill it with orgreport sync --store ${layout.root}`,
+      `the store ${layout.label} holds no data of organization ${orgId}; fill it with orgreport sync --store ${layout.label}`,
     );
   }
   const missing = missingSpans(state.days, range);
   if (missing.length > 0) {
     const days = missing.map((s) => (s.start === s.end ? s.start : `${s.start}..${s.end}`)).join(', ');
     throw new StoreError(
-      `the store ${layout.root} lacks ${days} of organization ${orgId}; fetch them with orgreport sync --store ${layout.root}`,
+      `the store ${layout.label} lacks ${days} of organization ${orgId}; fetch them with orgreport sync --store ${layout.label}`,
     );
   }
   return state;

@@ -13,6 +13,7 @@ import { entries, publish, tempPath } from './files.ts';
 import { StoreLayout } from './layout.ts';
 import { lockOrganization } from './lock.ts';
 import { listRawSpans, readRawSpan } from './raw.ts';
+import { isRemoteRoot } from './remote.ts';
 import { DATASETS } from './schema.ts';
 import { emptyState, type OrgState, readState, writeState } from './state.ts';
 import { openStore } from './store-file.ts';
@@ -98,6 +99,11 @@ async function rebuildOrganization(
  * await rebuildStore('/srv/store', { now: () => new Date() });
  */
 export async function rebuildStore(root: string, options: RebuildOptions): Promise<RebuildResult[]> {
+  if (isRemoteRoot(root)) {
+    throw new StoreError(
+      `${root} is in object storage: fetch damaged months again with orgreport sync --store ${root} --refetch YYYY-MM (a rebuild works on a folder)`,
+    );
+  }
   // A damaged `_store.json` is written anew: the rebuild is what a damaged store is told to run.
   const layout = await openStore(root, { repair: true });
   const orgIds = options.orgId ? [options.orgId] : await rawOrganizations(layout);

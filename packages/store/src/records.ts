@@ -155,13 +155,19 @@ async function flushFolder(dir: string): Promise<void> {
   }
 }
 
-/** Appends `records` to the record file at `path` in one write, flushed to the disk. */
+/**
+ * Appends `records` to the record file at `path` in one write, flushed to the disk (of a store in
+ * object storage: added to its object by compare-and-swap, see `RemoteStore.appendRecords`).
+ */
 export async function appendRecords(
   spec: RecordFileSpec,
   path: string,
   records: ReadonlyArray<object>,
+  layout?: StoreLayout,
 ): Promise<void> {
   if (records.length === 0) return;
+  if (layout?.remote)
+    return layout.remote.appendRecords(path, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
   await mkdir(dirname(path), { recursive: true });
   const created = !(await exists(path));
   const handle = await open(path, 'a+', spec.mode);
@@ -186,6 +192,7 @@ export async function appendRecords(
  * be read, or a whole line that is not a record of `spec`, is a {@link DamagedStoreError}.
  */
 export async function readRecords<T>(layout: StoreLayout, spec: RecordFileSpec, path: string): Promise<T[]> {
+  await layout.remote?.pullRecords(path);
   let bytes: Buffer;
   try {
     bytes = await readFile(path);

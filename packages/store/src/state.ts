@@ -63,6 +63,12 @@ export function emptyState(orgId: string): OrgState {
  * read or is not a state is a `DamagedStoreError` (the rebuild writes it anew).
  */
 export async function readState(layout: StoreLayout, orgId: string): Promise<OrgState | null> {
+  await layout.remote?.pullState(orgId);
+  return readCachedState(layout, orgId);
+}
+
+/** An organization's state as the folder holds it (a remote store's as last pulled). */
+async function readCachedState(layout: StoreLayout, orgId: string): Promise<OrgState | null> {
   const path = layout.stateFile(orgId);
   const json = await readJsonFile(layout, path);
   if (json === undefined) return null;
@@ -75,11 +81,13 @@ export async function readState(layout: StoreLayout, orgId: string): Promise<Org
 
 /** The states of every organization the store holds, by id. */
 export async function readStates(layout: StoreLayout): Promise<OrgState[]> {
+  await layout.remote?.pullStates();
   const ids = (await entries(`${layout.root}/_state`))
     .map((f) => /^org_id=(.+)\.json$/.exec(f)?.[1])
     .filter((id): id is string => id !== undefined)
     .map(decodeURIComponent);
-  const states = await Promise.all(ids.map((id) => readState(layout, id)));
+  const read = (id: string) => (layout.remote ? readCachedState(layout, id) : readState(layout, id));
+  const states = await Promise.all(ids.map(read));
   return states.filter((s): s is OrgState => s !== null);
 }
 

@@ -7,6 +7,7 @@ import { readJsonFile } from './damage.ts';
 import { DamagedStoreError, StoreError } from './errors.ts';
 import { writeFileAtomic } from './files.ts';
 import { STORE_FILE, StoreLayout } from './layout.ts';
+import { isRemoteRoot, RemoteStore } from './remote.ts';
 import { DATASETS, STORE_SCHEMA_VERSION } from './schema.ts';
 import { type OrgState, readStates } from './state.ts';
 
@@ -58,6 +59,7 @@ export interface OpenStoreOptions {
  * `_store.json` that cannot be read or is not JSON is a {@link DamagedStoreError} (unless `repair`).
  */
 export async function openStore(root: string, options: OpenStoreOptions = {}): Promise<StoreLayout> {
+  if (isRemoteRoot(root)) return openRemoteStore(root, options);
   const layout = new StoreLayout(root);
   const write = () =>
     writeFileAtomic(layout.tmp, layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`);
@@ -89,6 +91,36 @@ export async function openStore(root: string, options: OpenStoreOptions = {}): P
   if (schemaVersion !== STORE_SCHEMA_VERSION) {
     throw new StoreError(
       `the store ${root} has schema version ${String(schemaVersion)}; this orgreport reads version ${STORE_SCHEMA_VERSION}`,
+    );
+  }
+  return layout;
+}
+
+/**
+ * A store in object storage: its `_store.json` read into the cache and checked as a folder's is;
+ * with `create`, a prefix without one becomes a store (`_store.json` written if still absent).
+ */
+async function openRemoteStore(url: string, options: OpenStoreOptions): Promise<StoreLayout> {
+  const remote = RemoteStore.open(url);
+  const layout = new StoreLayout(remote.cache, remote);
+  const write = () =>
+    writeFileAtomic(layout.tmp, layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`);
+  if (!(await remote.pullStoreFile())) {
+    if (!options.create) {
+      throw new StoreError(
+        `${url} is not a store (it has no ${STORE_FILE}); create one with orgreport sync --store ${url}`,
+      );
+    }
+    await write();
+    await remote.publishStoreFile();
+    await remote.pullStoreFile();
+  }
+  const json = await readJsonFile(layout, layout.storeFile);
+  const { format, schemaVersion } = (json ?? {}) as { format?: unknown; schemaVersion?: unknown };
+  if (format !== STORE_FORMAT) throw new StoreError(`${url} is not an orgreport store (${url}${STORE_FILE})`);
+  if (schemaVersion !== STORE_SCHEMA_VERSION) {
+    throw new StoreError(
+      `the store ${url} has schema version ${String(schemaVersion)}; this orgreport reads version ${STORE_SCHEMA_VERSION}`,
     );
   }
   return layout;

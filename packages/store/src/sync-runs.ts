@@ -51,7 +51,7 @@ export async function recordSyncRun(
     through: state?.days.at(-1)?.end ?? null,
     ...(run.error !== undefined && { error: scrubText(run.error, [...(options.secrets ?? [])]) }),
   };
-  await appendRecords(RECORD_FILES.syncRuns, layout.syncRunsFile(orgId), [record]);
+  await appendRecords(RECORD_FILES.syncRuns, layout.syncRunsFile(orgId), [record], layout);
   return record;
 }
 

@@ -166,9 +166,25 @@ export async function syncStore(root: string, options: SyncOptions): Promise<Syn
       };
       // The raw span first: whatever happens next, the store can be rebuilt from it.
       await writeRawSpan(layout, orgId, snapshot, info, state.salt);
-      const applied = await applySpan(engine, layout, orgId, snapshot, info);
-      state = stateAfterSpan(state, snapshot, info);
-      await writeState(layout, state);
+      // A refetched month is replaced whole: a store in object storage does not read its old files.
+      const month = span.start.slice(0, 7);
+      if (options.refetch?.includes(month)) await layout.remote?.dropMonth(orgId, month);
+      let applied = await applySpan(engine, layout, orgId, snapshot, info);
+      let next = stateAfterSpan(state, snapshot, info);
+      await writeState(layout, next);
+      // In object storage the span is committed with the state, by compare-and-swap: when another
+      // sync committed first, the span is applied again on top of what it wrote.
+      for (let tries = 1; layout.remote && !(await layout.remote.commit(orgId, next)); tries++) {
+        if (tries >= 10)
+          throw new StoreError(
+            `the store ${layout.label} kept changing while ${span.start}..${span.end} was written; run the sync again`,
+          );
+        state = (await readState(layout, orgId)) ?? state;
+        applied = await applySpan(engine, layout, orgId, snapshot, info);
+        next = stateAfterSpan(state, snapshot, info);
+        await writeState(layout, next);
+      }
+      state = next;
       result.written += applied.written;
       result.unchanged += applied.unchanged;
       options.onProgress?.({ stage: 'written', span, index, ...applied });

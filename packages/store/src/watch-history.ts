@@ -37,6 +37,13 @@ export interface StoredWatchHistory {
 
 /** The partition files of an organization's dataset, in month order. */
 async function partFiles(layout: StoreLayout, dataset: string, orgId: string): Promise<string[]> {
+  if (layout.remote) {
+    const months = await layout.partitionMonths(dataset, orgId);
+    return layout.presentFiles(
+      orgId,
+      months.map((m) => layout.partitionFile(dataset, orgId, m)),
+    );
+  }
   const dir = layout.orgDir(dataset, orgId);
   const out: string[] = [];
   for (const month of await entries(dir)) {

@@ -22,7 +22,7 @@ import { type CommandContext, setUp } from '../context.ts';
 import {
   checkTargets,
   isEmailTarget,
-  ledgerParts,
+  ledgerStatuses,
   normalTarget,
   reportMessage,
   sendDeliveries,
@@ -213,7 +213,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     return;
   }
 
-  const pending = await pendingDeliveries(mine, resolved, config, period.month, resend);
+  const pending = await pendingDeliveries(mine, resolved, config, ctx, period.month, resend);
   const warmup = warmUpRendering(formats, { executablePath: chromiumOf(config) });
   const unregister = ctx.onStop(() => warmup.close());
   try {
@@ -338,26 +338,23 @@ async function pendingDeliveries(
   deliveries: PlannedDelivery[],
   plan: ResolvedPlan,
   config: Config,
+  ctx: CommandContext,
   month: string,
   resend: 'all' | string[] | undefined,
 ): Promise<PlannedDelivery[]> {
   if (resend === 'all') return deliveries;
   const again = resend ?? [];
-  const { deliveryKey, readLedgers } = await import('@orgreport/deliver');
-  // Every part counts: what another split (or a run without shards) sent is not pending here.
-  const reading = await readLedgers(await ledgerParts(config));
-  const status = (key: string) => reading.index.status(key);
+  const { deliveryKey } = await import('@orgreport/deliver');
   const byId = new Map(plan.reports.map((r) => [r.id, r]));
-  return deliveries.filter((d) => {
-    if (again.includes(d.recipient.toLowerCase())) return true;
+  const keyOf = (d: PlannedDelivery) => {
     const report = byId.get(d.report)!;
     const scope = report.resolved ? `${report.resolved.kind}:${report.resolved.name}` : 'org';
-    return (
-      status(
-        deliveryKey({ month, recipient: d.recipient, scope, formats: report.formats, target: d.target }),
-      ) !== 'sent'
-    );
-  });
+    return deliveryKey({ month, recipient: d.recipient, scope, formats: report.formats, target: d.target });
+  };
+  // Every part counts (what another split, or a run without shards, sent is not pending here); a
+  // shared ledger is read for these deliveries alone.
+  const status = await ledgerStatuses(config, ctx, deliveries.map(keyOf));
+  return deliveries.filter((d) => again.includes(d.recipient.toLowerCase()) || status(keyOf(d)) !== 'sent');
 }
 
 /** Runs `work` over `items`, `size` at a time. */

@@ -27,8 +27,10 @@ import {
   checkTargets,
   cliDestinations,
   ledgerPath,
+  ledgerStatuses,
   normalTarget,
   sendDeliveries,
+  sharedLedger,
 } from '../deliver/send-reports.ts';
 import { demoDirectory } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
@@ -315,18 +317,6 @@ function dueAlerts(found: readonly Alert[], outbox: readonly Alert[]): Alert[] {
   return [...fresh, ...outbox.filter((a) => !keys.has(a.key))];
 }
 
-/** Each delivery's status in the ledger beside the store (all new before the first delivery). */
-async function ledgerStatus(path: string): Promise<(key: string) => string> {
-  const { readLedgers } = await import('@orgreport/deliver');
-  try {
-    const { index } = await readLedgers([path]);
-    return (key) => index.status(key);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return () => 'new';
-    throw error;
-  }
-}
-
 /**
  * Delivers the plan through the delivery step of the reports. What happened is read from the ledger
  * before and after (so a run that fails part-way still says which alerts went out); a failure is
@@ -338,7 +328,7 @@ async function deliverPlan(
   reporter: Reporter,
   ctx: CommandContext,
 ): Promise<{ delivery: WatchDelivery; undelivered: Set<string>; error?: unknown }> {
-  const [{ deliveryKey }, { alertMessage }] = await Promise.all([
+  const [{ deliveryKey, printableLedgerUrl }, { alertMessage }] = await Promise.all([
     import('@orgreport/deliver'),
     import('@orgreport/watch'),
   ]);
@@ -351,8 +341,9 @@ async function deliverPlan(
     message: alertMessage,
     documents,
   });
-  const ledger = ledgerPath(config);
-  const before = await ledgerStatus(ledger);
+  const ledger = sharedLedger(config) ? printableLedgerUrl(config.ledger!) : ledgerPath(config);
+  const keys = deliveries.map((d) => d.key);
+  const before = await ledgerStatuses(config, ctx, keys);
   const was = new Map(deliveries.map((d) => [d.key, before(d.key)]));
   let error: unknown;
   try {
@@ -362,7 +353,7 @@ async function deliverPlan(
   } finally {
     await documents.close();
   }
-  const after = deliveries.length > 0 ? await ledgerStatus(ledger) : before;
+  const after = deliveries.length > 0 ? await ledgerStatuses(config, ctx, keys) : before;
   const delivery: WatchDelivery = {
     deliveries: deliveries.length,
     sent: 0,
@@ -460,6 +451,12 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
     throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
   }
   const store = config.store;
+  if (/^s3:\/\//i.test(store)) {
+    // Its state (`_watch/`) is kept in a store folder; a store in a bucket has none yet.
+    throw new UsageError(
+      `watch keeps its state in a store folder, not yet in a bucket: copy ${store} to a folder (aws s3 sync) and watch that`,
+    );
+  }
   // What is printed passes through the run's secrets too (a sync error in the log could hold one).
   const stdout = { write: (text: string) => ctx.io.stdout.write(scrubText(text, [...ctx.secrets])) };
   const rules = watchRules(config.watch);

@@ -116,6 +116,10 @@ export interface Config {
   maxPerMinute?: number;
   /** What a rerun does with deliveries a crash left unknown. */
   unknownDeliveries: 'resend' | 'skip';
+  /** The delivery ledger (`--ledger`): `file:DIR`, `s3://...` or `postgres://...`; undefined: the file beside the store or the output. */
+  ledger?: string;
+  /** How long a shared ledger's claim stands with no outcome (ms). */
+  ledgerLeaseMs?: number;
   /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
   org?: string;
   /** The config file's `watch` key (the alert rules), defaults filled in; undefined without it. */
@@ -358,6 +362,20 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     const c = pick(key);
     return c ? resolve(c.base, check(nonEmpty, c.value, c.label)) : undefined;
   }
+  /** The store: a folder resolved like a path, or an `s3://` URL as it is. */
+  function storeLocation(): string | undefined {
+    const c = pick('store');
+    if (!c) return undefined;
+    const where = check(nonEmpty, c.value, c.label);
+    return /^s3:\/\//i.test(where) ? where : resolve(c.base, where);
+  }
+  /** The ledger's location: a `file:` folder resolved like a path; a URL as it is (a secret: it may hold a password). */
+  function ledger(): string | undefined {
+    const c = pick('ledger');
+    if (!c) return undefined;
+    const where = check(SETTINGS.ledger.file, c.value, c.label, true);
+    return /^file:/i.test(where) ? `file:${resolve(c.base, where.slice('file:'.length))}` : where;
+  }
   function list<T>(schema: z.ZodType<T[]>, key: SettingKey): T[] | undefined {
     const c = pick(key);
     if (!c) return undefined;
@@ -427,7 +445,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     formats: list(formats, 'formats') ?? [...REPORT_FORMATS],
     templates: path('templates'),
     sections: list(sectionList, 'sections'),
-    store: path('store'),
+    store: storeLocation(),
     organizationName: text(nonEmpty, 'organizationName'),
     directory: path('directory'),
     definitionsUrl: text(url, 'definitionsUrl'),
@@ -462,6 +480,8 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     destinations: list(packageList, 'destinations'),
     maxPerMinute: value(wholeCount, 'maxPerMinute'),
     unknownDeliveries: value(SETTINGS.unknownDeliveries.file, 'unknownDeliveries') ?? 'resend',
+    ledger: ledger(),
+    ledgerLeaseMs: number(seconds, 'ledgerLease', 1000),
     ...(file.watch && { watch: file.watch }),
   };
 }

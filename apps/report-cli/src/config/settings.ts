@@ -380,6 +380,25 @@ export const SETTINGS = {
     default: '`resend`',
     file: z.enum(['resend', 'skip'], 'expected resend or skip'),
   }),
+  ledger: setting({
+    flag: '--ledger <where>',
+    env: 'ORGREPORT_LEDGER',
+    help: 'the delivery ledger: file:DIR, s3://BUCKET/PREFIX/ or postgres://USER:PASSWORD@HOST/DB (keep that URL in the variable: never printed); every run, shard or machine sees every delivery',
+    default: 'a file beside the store (`<store>/_ledger/`), else in the output folder',
+    file: z
+      .string()
+      .trim()
+      .refine(
+        (v) => /^(file:.+|s3:\/\/.+|postgres(ql)?:\/\/.+)$/i.test(v),
+        'expected file:DIR, s3://BUCKET/PREFIX/ or postgres://USER:PASSWORD@HOST/DATABASE',
+      ),
+  }),
+  ledgerLease: setting({
+    env: 'ORGREPORT_LEDGER_LEASE',
+    help: "seconds a shared ledger's claim on a delivery stands with no outcome recorded: past it, its run is taken to be gone and the delivery unknown",
+    default: '`600`',
+    file: seconds,
+  }),
   chromium: setting({
     env: 'ORGREPORT_CHROMIUM',
     help: 'a Chromium or Chrome binary; checked before fetching when a PDF is due',

@@ -12,7 +12,9 @@ import type {
   DeliverResult,
   Delivery,
   DeliveryDocument,
+  DeliveryLedger,
   DeliveryMessage,
+  DeliveryStatus,
   Destinations,
 } from '@orgreport/deliver';
 import type { ReportModel } from '@orgreport/metrics';
@@ -70,13 +72,81 @@ export async function reportMessage(
   };
 }
 
-/** Where the ledger of a run's deliveries is: beside the store, or in the output folder. */
+/** Where the file ledger of a run's deliveries is: in the `file:DIR` of `--ledger`, beside the store, or in the output folder. */
 export function ledgerPath(
-  config: Pick<Config, 'store' | 'outDir'>,
+  config: Pick<Config, 'store' | 'outDir' | 'ledger'>,
   part?: { shard: number; of: number },
 ): string {
   const name = part ? `deliveries.part-${part.shard}-of-${part.of}.jsonl` : 'deliveries.jsonl';
+  if (config.ledger && /^file:/i.test(config.ledger)) return join(config.ledger.slice('file:'.length), name);
   return config.store ? join(config.store, '_ledger', name) : join(config.outDir, name);
+}
+
+/**
+ * The ledger shared by runs on many machines, when the run has one: `--ledger s3://...` or
+ * `postgres://...`, or, with a store in object storage and no `--ledger`, the bucket's `_ledger/`.
+ */
+export function sharedLedger(config: Pick<Config, 'ledger' | 'store'>): string | undefined {
+  if (config.ledger) return /^(s3|postgres|postgresql):\/\//i.test(config.ledger) ? config.ledger : undefined;
+  return config.store && /^s3:\/\//i.test(config.store)
+    ? `${config.store.replace(/\/?$/, '/')}_ledger/`
+    : undefined;
+}
+
+/**
+ * Opens the run's ledger: the shared one of `--ledger` (checked before anything is sent: bucket,
+ * credentials, schema version), else the file beside the store or the output (a `--shard` split's
+ * part, every other part read with it).
+ */
+export async function openRunLedger(
+  config: Config,
+  ctx: CommandContext,
+  shard?: { shard: number; of: number },
+): Promise<DeliveryLedger> {
+  const { openLedger, openSharedLedger } = await import('@orgreport/deliver');
+  const url = sharedLedger(config);
+  if (url) {
+    const { S3_SECRET_SETTINGS, s3Settings } = await import('@orgreport/object-store/settings');
+    const settings = s3Settings(ctx.io.env);
+    for (const v of S3_SECRET_SETTINGS) if (settings[v]) ctx.secrets.add(settings[v]!);
+    return openSharedLedger(url, {
+      now: config.now,
+      // A claim's lease is in the machines' time, whatever day the report takes as today.
+      leaseClock: ctx.io.now,
+      settings,
+      ...(config.ledgerLeaseMs !== undefined && { leaseMs: config.ledgerLeaseMs }),
+    });
+  }
+  return openLedger(ledgerPath(config, shard), {
+    now: config.now,
+    mode: config.fileAccess === 'group' ? 0o640 : 0o600,
+    alsoRead: await ledgerParts(config),
+  });
+}
+
+/**
+ * What the ledger says of each of `keys` now (for a plan's pending deliveries, a watch's outbox):
+ * a shared ledger read for those keys, else every file ledger part read together (all new before
+ * the first delivery).
+ */
+export async function ledgerStatuses(
+  config: Config,
+  ctx: CommandContext,
+  keys: readonly string[],
+): Promise<(key: string) => DeliveryStatus> {
+  if (sharedLedger(config)) {
+    const ledger = await openRunLedger(config, ctx);
+    try {
+      await ledger.load(keys);
+      const known = new Map(keys.map((k) => [k, ledger.status(k)]));
+      return (key) => known.get(key) ?? 'new';
+    } finally {
+      await ledger.close();
+    }
+  }
+  const { readLedgers } = await import('@orgreport/deliver');
+  const { index } = await readLedgers(await ledgerParts(config));
+  return (key) => index.status(key);
 }
 
 const LEDGER_FILE = /^deliveries(\.part-\d+-of-\d+)?\.jsonl$/;
@@ -85,7 +155,7 @@ const LEDGER_FILE = /^deliveries(\.part-\d+-of-\d+)?\.jsonl$/;
  * Every ledger file beside the run's: the whole run's and each `--shard` split's part. A run counts
  * them all, so that what one split sent is not sent again by a run without shards or of another split.
  */
-export async function ledgerParts(config: Pick<Config, 'store' | 'outDir'>): Promise<string[]> {
+export async function ledgerParts(config: Pick<Config, 'store' | 'outDir' | 'ledger'>): Promise<string[]> {
   const folder = dirname(ledgerPath(config));
   try {
     return (await readdir(folder))
@@ -185,10 +255,8 @@ export function isEmailTarget(target: string): boolean {
   return /^(mailto:)?[^\s@:/]+@[^\s@]+$/i.test(target);
 }
 
-/** An e-mail target in one case, so the same address is the same delivery however it was written. */
-export function normalTarget(target: string): string {
-  return isEmailTarget(target) ? target.replace(/^mailto:/i, '').toLowerCase() : target;
-}
+/** An e-mail target in one case, so the same address is the same delivery however it was written (as `deliveryKey` keys it). */
+export { normalTarget } from '@orgreport/deliver/key';
 
 /**
  * Delivers, recording each delivery in the ledger before and after; throws a {@link CliError}
@@ -217,7 +285,7 @@ async function deliverWithLedger(
   signal: AbortSignal,
 ): Promise<DeliverResult> {
   const { config, reporter, ctx } = options;
-  const { deliverAll, openLedger } = await import('@orgreport/deliver');
+  const { deliverAll } = await import('@orgreport/deliver');
   const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
   const settings = destinationSettings(
     destinations,
@@ -225,12 +293,8 @@ async function deliverWithLedger(
     ctx,
     deliveries.map((d) => d.target),
   );
-  const path = ledgerPath(config, options.shard);
-  const ledger = await openLedger(path, {
-    now: config.now,
-    mode: config.fileAccess === 'group' ? 0o640 : 0o600,
-    alsoRead: await ledgerParts(config),
-  });
+  const ledger = await openRunLedger(config, ctx, options.shard);
+  const path = ledger.location;
   const stage = reporter.stage('deliver');
   let done = 0;
   try {
@@ -256,6 +320,8 @@ async function deliverWithLedger(
           );
         } else if (event.type === 'failed') {
           reporter.error(`${event.label}: ${event.error}`);
+        } else if (event.type === 'skipped' && event.reason === 'claimed') {
+          reporter.info(`${event.label}: another run is sending it right now; left to it`);
         }
         stage.update(`${done} of ${deliveries.length}`);
       },

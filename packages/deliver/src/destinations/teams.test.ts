@@ -1,5 +1,9 @@
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deliverAll } from '../deliver.ts';
 import { DestinationError, PermanentDeliveryError, RetryableDeliveryError } from '../destination.ts';
+import { openLedger } from '../ledger.ts';
+import { createDestinations } from '../registry.ts';
 import {
   failureOf,
   leakedSecrets,
@@ -8,6 +12,7 @@ import {
   sendTo,
   sendWithRetries,
 } from '../testing/destination-fixtures.ts';
+import { removeScratch, reportDelivery, scratchDir, ticking } from '../testing/fixtures.ts';
 import { startTeamsWorkflow, type TestTeams } from '../testing/teams-server.ts';
 import { teams } from './teams.ts';
 
@@ -23,6 +28,7 @@ beforeEach(async () => {
 afterEach(() => flow.close());
 afterAll(() => {
   expect(leakedSecrets(outputs, secrets)).toEqual([]);
+  removeScratch();
 });
 
 const settings = () => ({ ORGREPORT_TEAMS_WEBHOOK_URL: flow.url });
@@ -100,6 +106,25 @@ describe('teams delivery against a Workflows endpoint', () => {
   it('reads the URL from the variable a teams:VARNAME target names', async () => {
     const receipt = await deliver('teams:TEAMS_FINANCE_URL', sendContext({ TEAMS_FINANCE_URL: flow.url }));
     expect(receipt.id).toBe('HTTP 202');
+    expect(flow.cards).toHaveLength(1);
+  });
+
+  it('delivers to a teams:VARNAME target through deliverAll, the variable given among the settings', async () => {
+    const ledger = await openLedger(join(scratchDir(), 'ledger.jsonl'), { now: ticking() });
+    const lines: string[] = [];
+    try {
+      const result = await deliverAll([reportDelivery('leads', [], { target: 'teams:TEAMS_LEADS_URL' })], {
+        ledger,
+        settings: { TEAMS_LEADS_URL: flow.url },
+        destinations: createDestinations(),
+        log: (line) => lines.push(line),
+      });
+      outputs.push(result, ...lines);
+      expect(result.failed).toEqual([]);
+      expect(result.sent.map((s) => [s.label, s.id])).toEqual([['teams:TEAMS_LEADS_URL', 'HTTP 202']]);
+    } finally {
+      await ledger.close();
+    }
     expect(flow.cards).toHaveLength(1);
   });
 
