@@ -19,14 +19,13 @@ import { DeliveryPlanError } from './errors.ts';
 import { retryDelayMs, SendingLimit } from './internal/pace.ts';
 import { redactor } from './internal/redact.ts';
 import { messageIdOf } from './key.ts';
-import { RESERVED_FIELDS } from './ledger.ts';
+import { type DeliveryLedger, RESERVED_FIELDS } from './ledger-entries.ts';
 import {
   type AnyDestination,
   createDestinations,
   type Destinations,
   type ResolvedTarget,
 } from './registry.ts';
-import type { DeliveryLedger } from './shared-ledger.ts';
 
 export interface DeliverOptions {
   /** The ledger, open for writing (`openLedger`, `openSharedLedger`); the caller closes it. */

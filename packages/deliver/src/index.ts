@@ -45,23 +45,27 @@ export {
 export { DeliveryPlanError, LedgerConfigError, LedgerError, LedgerLockedError } from './errors.ts';
 export { type DeliveryKeyParts, deliveryKey, messageIdOf, normalTarget } from './key.ts';
 export {
-  type DeliveryStatus,
-  LEDGER_VERSION,
   Ledger,
-  type LedgerEntry,
-  type LedgerEvent,
   type LedgerFileReport,
-  LedgerIndex,
   type LedgerReading,
-  type LedgerRecord,
-  type LedgerState,
-  ledgerEntry,
   type OpenLedgerOptions,
   openLedger,
   readLedgers,
-  type TornLine,
 } from './ledger.ts';
+export {
+  type DeliveryLedger,
+  type DeliveryStatus,
+  LEDGER_VERSION,
+  type LedgerEntry,
+  type LedgerEvent,
+  LedgerIndex,
+  type LedgerRecord,
+  type LedgerState,
+  ledgerEntry,
+  type TornLine,
+} from './ledger-entries.ts';
 export { POSTGRES_SCHEMA_VERSION, printableLedgerUrl } from './ledgers/postgres.ts';
+export { isSharedLedgerUrl, type OpenSharedLedgerOptions, openSharedLedger } from './open-shared-ledger.ts';
 export {
   type AnyDestination,
   builtinDestinations,
@@ -71,11 +75,7 @@ export {
 } from './registry.ts';
 export {
   type DeliveryClaim,
-  type DeliveryLedger,
   type DeliveryRecord,
-  isSharedLedgerUrl,
-  type OpenSharedLedgerOptions,
-  openSharedLedger,
   type RecordStore,
   SharedLedger,
   type SharedLedgerOptions,

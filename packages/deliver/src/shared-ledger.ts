@@ -1,5 +1,5 @@
 /**
- * The ledger's contract, and its form for runs on many machines at once (S3, Postgres). A delivery
+ * The ledger's form for runs on many machines at once (S3, Postgres). A delivery
  * is one record (its lines and, while an attempt is under way, the claim of the run sending it)
  * that changes only by compare-and-swap on the version read: created only when absent, replaced
  * only when unchanged since it was read. So of two runs that read the same state and claim the same
@@ -9,8 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { LedgerConfigError, LedgerError } from './errors.ts';
+import { LedgerError } from './errors.ts';
 import {
+  type DeliveryLedger,
   type DeliveryStatus,
   LEDGER_VERSION,
   type LedgerEntry,
@@ -18,31 +19,7 @@ import {
   LedgerIndex,
   type LedgerRecord,
   ledgerEntry,
-} from './ledger.ts';
-
-/**
- * What `deliverAll` needs of a ledger, whatever keeps it (a file, S3, Postgres): the state of each
- * delivery, a claim before each attempt, and its outcome after.
- */
-export interface DeliveryLedger {
-  /** Where it is, as it may be printed (never a password). */
-  readonly location: string;
-  /** Reads what the ledger holds of these deliveries, so that `status` and `get` know them. */
-  load(keys: ReadonlyArray<string>): Promise<void>;
-  /** What the ledger says of the delivery `key` (as last read or written by this run). */
-  status(key: string): DeliveryStatus;
-  /** The last line and the last 'sent' line of `key`, if any. */
-  get(key: string): LedgerRecord | undefined;
-  /**
-   * Claims the delivery for one attempt by writing its 'sending' line, only if the delivery is as
-   * this run last read it. Undefined when it changed meanwhile (another run claimed or sent it): it
-   * has been read again, and the caller decides anew from `status`.
-   */
-  claim(event: LedgerEvent): Promise<LedgerEntry | undefined>;
-  /** Records an attempt's outcome ('sent' or 'failed'); resolves once it is durable. */
-  append(event: LedgerEvent): Promise<LedgerEntry>;
-  close(): Promise<void>;
-}
+} from './ledger-entries.ts';
 
 /** The claim of the run sending a delivery right now. */
 export interface DeliveryClaim {
@@ -244,39 +221,4 @@ export class SharedLedger implements DeliveryLedger {
   close(): Promise<void> {
     return this.#store.close();
   }
-}
-
-/** True for a ledger location that names a shared ledger (`s3://...`, `postgres://...`). */
-export function isSharedLedgerUrl(where: string): boolean {
-  return /^(s3|postgres|postgresql):\/\//i.test(where);
-}
-
-export interface OpenSharedLedgerOptions extends SharedLedgerOptions {
-  /** The S3 settings by variable name (see `@orgreport/object-store`'s `S3_SETTINGS`). */
-  settings?: Readonly<Record<string, string | undefined>>;
-}
-
-/**
- * Opens the ledger at `url`: `s3://bucket/prefix/` (S3 or an S3-compatible store with conditional
- * writes) or `postgres://user:password@host:port/database`. Before anything is sent it checks that
- * the bucket or database is there, takes the credentials, and holds a ledger of this version: a
- * `LedgerConfigError` names what to fix otherwise (a `LedgerError` when the service failed).
- *
- * @example
- * const ledger = await openSharedLedger('s3://acme-reports/ledger/', { now: () => new Date(), settings: env });
- */
-export async function openSharedLedger(url: string, options: OpenSharedLedgerOptions): Promise<SharedLedger> {
-  let store: RecordStore;
-  if (/^s3:\/\//i.test(url)) {
-    const { s3Records } = await import('./ledgers/s3.ts');
-    store = await s3Records(url, { settings: options.settings ?? {} });
-  } else if (/^postgres(ql)?:\/\//i.test(url)) {
-    const { postgresRecords } = await import('./ledgers/postgres.ts');
-    store = await postgresRecords(url);
-  } else {
-    throw new LedgerConfigError(
-      `a shared ledger is s3://BUCKET/PREFIX/ or postgres://USER:PASSWORD@HOST/DATABASE`,
-    );
-  }
-  return new SharedLedger(store, options);
 }

@@ -8,22 +8,12 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entries } from './files.ts';
+import { hiveValue, PART_FILE } from './hive.ts';
 import type { RemoteStore } from './remote.ts';
 
-/** The one file of a partition. Replacing it is a rename over it, which is atomic. */
-export const PART_FILE = 'part-0.parquet';
-export const STORE_FILE = '_store.json';
+export { hiveValue, PART_FILE } from './hive.ts';
 
-/**
- * A partition value as Hive writes it: letters, digits, `_`, `.` and `-` as they are, any other
- * character as `%XX` (UTF-8 bytes).
- */
-export function hiveValue(value: string): string {
-  return Array.from(new TextEncoder().encode(value), (b) => {
-    const c = String.fromCharCode(b);
-    return /[A-Za-z0-9_.-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-  }).join('');
-}
+export const STORE_FILE = '_store.json';
 
 /** Paths of one store folder (for a store in object storage: of its local cache). */
 export class StoreLayout {

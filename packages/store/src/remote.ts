@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type ObjectStore, ObjectStoreError, openObjectStore, parseObjectUrl } from '@orgreport/object-store';
 import { DamagedStoreError, StoreError } from './errors.ts';
-import { hiveValue, PART_FILE } from './layout.ts';
+import { hiveValue, PART_FILE } from './hive.ts';
 import { objectStorageSettings } from './object-storage.ts';
 
 /** A partition as the state lists it: its object, its sha256 and size. */

@@ -44,6 +44,7 @@ import { checkChromium, checkTemplates, chromiumOf } from '../report/checks.ts';
 import { daysOfReport, directoryIndex, type PreparedData, prepareData } from '../report/prepare.ts';
 import { computeModel, modelOptions, reportBaseName, reportInputs } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
+import { writeReport } from '../report/write-report.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
 
@@ -443,18 +444,13 @@ class ReportRenderer {
     const outputs = await new OutputSet(config.outDir).open();
     const unregister = this.run.onStop(() => outputs.abort(), 'leftovers');
     try {
-      const { renderDocuments } = await import('@orgreport/render/documents');
-      const base = reportBaseName(model, report.personRows);
-      const paths: string[] = [];
-      const rendered = await renderDocuments(model, {
-        formats: report.formats,
-        file: (format) => {
-          paths.push(resolve(config.outDir, `${base}.${format.extension}`));
-          return outputs.file(`${base}.${format.extension}`);
-        },
-        ...(config.templates && { templateDirs: [config.templates] }),
+      const rendered = await writeReport(model, {
+        formats: report.formats as ReportFormat[],
+        outputs,
+        baseName: reportBaseName(model, report.personRows),
+        ...(config.templates && { templates: config.templates }),
         ...(chosen && { sections: chosen }),
-        pdfRenderer: () => warmup.pdf(),
+        warmup,
         reader: {
           policy: {
             minGroupSize: config.minGroupSize,

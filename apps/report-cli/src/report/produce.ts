@@ -18,11 +18,11 @@ import { writeSnapshot } from '@orgreport/snapshot';
 import type { Config, ReportFormat } from '../config/config.ts';
 import type { CommandContext } from '../context.ts';
 import { normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
-import { UsageError } from '../errors.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { fileSlug } from '../output/slug.ts';
-import { formatBytes, type Reporter } from '../reporter.ts';
+import type { Reporter } from '../reporter.ts';
 import { chromiumOf } from './checks.ts';
+import { writeReport } from './write-report.ts';
 
 export interface ProduceOptions {
   config: Config;
@@ -190,50 +190,6 @@ export async function computeModel(
 }
 
 /**
- * Renders `model` into `outputs` in each of `formats` through the renderer's one call (HTML once,
- * shared by the HTML file and the PDF; Chromium from the warm-up, freed right after the PDF);
- * returns the warnings of the render. A template directory it cannot use is an input error (exit 2).
- */
-async function writeFormats(
-  model: ReportModel,
-  formats: ReadonlySet<ReportFormat>,
-  outputs: OutputSet,
-  config: Config,
-  reporter: Reporter,
-  warmup: RenderWarmup,
-  sections: ReadonlyArray<ReportSection> | undefined,
-  reader: DocumentReader | undefined,
-): Promise<{ warnings: string[]; model: ReportModel }> {
-  const base = reportBaseName(model, reader?.policy.personRows);
-  // JSON alone needs none of the renderer's heavy modules: the documents entry loads formats on use.
-  const { renderDocuments } = await import('@orgreport/render/documents');
-  const stages = new Map<string, ReturnType<Reporter['stage']>>();
-  try {
-    const rendered = await renderDocuments(model, {
-      formats: [...formats],
-      ...(reader && { reader }),
-      file: (format) => outputs.file(`${base}.${format.extension}`),
-      ...(config.templates && { templateDirs: [config.templates] }),
-      ...(sections && { sections }),
-      pdfRenderer: () => warmup.pdf(),
-      renderThread: () => warmup.thread(),
-      afterPdf: () => warmup.closePdf(), // frees Chromium's memory as soon as the PDF is printed
-      onProgress: (event) => {
-        if (event.phase === 'start') stages.set(event.format, reporter.stage(event.format));
-        else stages.get(event.format)?.done(formatBytes(event.bytes));
-      },
-    });
-    for (const warning of rendered.warnings) reporter.warn(warning);
-    return rendered;
-  } catch (error) {
-    const { TemplateDirectoryError } = await import('@orgreport/render/templates');
-    if (error instanceof TemplateDirectoryError)
-      throw new UsageError(`--templates: ${error.message}`, { cause: error });
-    throw error;
-  }
-}
-
-/**
  * Delivers the committed documents to the run's targets (the PDF, and the workbook with
  * `--attach-xlsx`, or every document for a target that stores them), each delivery recorded in the
  * ledger; returns the targets that took it.
@@ -303,16 +259,18 @@ export async function produceReport(snapshot: Snapshot, options: ProduceOptions)
       options.scope,
     );
     // The documents and the message show the model as their readers may see it.
-    ({ warnings, model } = await writeFormats(
-      computed,
+    ({ warnings, model } = await writeReport(computed, {
       formats,
       outputs,
-      config,
-      reporter,
+      baseName: reportBaseName(computed, options.reader?.policy.personRows),
+      ...(config.templates && { templates: config.templates }),
+      ...(options.sections && { sections: options.sections }),
+      ...(options.reader && { reader: options.reader }),
       warmup,
-      options.sections,
-      options.reader,
-    ));
+      alone: true,
+      reporter,
+    }));
+    for (const warning of warnings) reporter.warn(warning);
     files = await outputs.commit();
   } catch (error) {
     await outputs.abort();

@@ -11,7 +11,7 @@ import {
   openObjectStore,
 } from '@orgreport/object-store';
 import { LedgerConfigError, LedgerError } from '../errors.ts';
-import { LEDGER_VERSION } from '../ledger.ts';
+import { LEDGER_VERSION } from '../ledger-entries.ts';
 import {
   checkRecord,
   type DeliveryRecord,
