@@ -136,16 +136,13 @@ export async function writeDataSheet<Row>(
     header.commit();
     // The data rows as XML, in chunks, after the header ExcelJS wrote.
     const sink = xlsx.rowSink(sheet);
-    const sheetRows = new SheetRows(sink, styles);
+    const sheetRows = new SheetRows(sink, columns, styles);
     let xml = '';
     for (let i = part.start; i < part.end; i++) {
       // The rows are written in one go otherwise: a pause now and then lets the rest of the process
       // (Chromium's messages while it prints the PDF) go on meanwhile.
       if ((i - part.start) % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
-      const source = rows[i]!;
-      const values = columns.map((c) => cellValue(c.value(source), c.kind));
-      for (let j = 0; j < values.length; j++) if (values[j] !== null) filled[j] = true;
-      xml += sheetRows.row(i - part.start + 2, values);
+      xml += sheetRows.row(i - part.start + 2, rows[i]!);
       if (xml.length >= CHUNK_CHARS) {
         sink.write(xml);
         xml = '';
@@ -153,6 +150,9 @@ export async function writeDataSheet<Row>(
     }
     sink.write(xml);
     sink.end(part.end - part.start + 2);
+    sheetRows.filled.forEach((f, j) => {
+      if (f) filled[j] = true;
+    });
     const table = { name: part.table, columns: columns.map((c) => c.header), rows: part.end - part.start };
     xlsx.addTable(sheet, table);
     await sheet.commit();
