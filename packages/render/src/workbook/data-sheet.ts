@@ -38,8 +38,6 @@ const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
 /** Rows written between two pauses of the writer (a few milliseconds of work). */
 const YIELD_EVERY_ROWS = 500;
-/** Characters of rows' XML handed to the sheet's part at once. */
-const CHUNK_CHARS = 64 * 1024;
 /** Rows looked at to fit column widths: enough to be representative, cheap for a million rows. */
 const WIDTH_SAMPLE = 2_000;
 
@@ -134,21 +132,16 @@ export async function writeDataSheet<Row>(
     const header = sheet.getRow(1);
     header.font = HEADER_FONT;
     header.commit();
-    // The data rows as XML, in chunks, after the header ExcelJS wrote.
+    // The data rows as XML bytes, in chunks, after the header ExcelJS wrote.
     const sink = xlsx.rowSink(sheet);
     const sheetRows = new SheetRows(sink, columns, styles);
-    let xml = '';
     for (let i = part.start; i < part.end; i++) {
       // The rows are written in one go otherwise: a pause now and then lets the rest of the process
       // (Chromium's messages while it prints the PDF) go on meanwhile.
       if ((i - part.start) % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
-      xml += sheetRows.row(i - part.start + 2, rows[i]!);
-      if (xml.length >= CHUNK_CHARS) {
-        sink.write(xml);
-        xml = '';
-      }
+      sheetRows.row(i - part.start + 2, rows[i]!);
     }
-    sink.write(xml);
+    sheetRows.flush();
     sink.end(part.end - part.start + 2);
     sheetRows.filled.forEach((f, j) => {
       if (f) filled[j] = true;

@@ -131,7 +131,7 @@ interface StringBuf {
  * rows not committed yet, from row `_rowZero` on.
  */
 interface SheetStream {
-  stream: { write(chunk: string | Buffer): unknown };
+  stream: { write(chunk: string | Uint8Array): unknown };
   /** Whether the sheet's data (`<sheetData>`) is open: once its first row is committed. */
   startedData: boolean;
   _rows: unknown[];
@@ -148,8 +148,8 @@ export interface SheetRowSink {
   styleId(style: CellStyle, value: ExcelJS.CellValue): number;
   /** The index of `text` in the workbook's shared strings, added when new. */
   sharedString(text: string): number;
-  /** Appends `<row>` elements to the sheet's data. */
-  write(xml: string): void;
+  /** Appends `<row>` elements to the sheet's data, as bytes (ASCII: their text is in the shared strings). */
+  write(xml: Uint8Array): void;
   /** Declares the rows before `row` written: ExcelJS's next rows are from `row` on. */
   end(row: number): void;
 }
@@ -331,9 +331,8 @@ export class XlsxPackage {
     return {
       styleId: (style, value) => styles.addStyleModel(style, valueType(value)),
       sharedString: (text) => sharedStrings.add(text),
-      // Rows' XML is ASCII (their text is in the shared strings): one byte a character.
       write: (xml) => {
-        if (xml) stream.write(Buffer.from(xml, 'latin1'));
+        if (xml.length > 0) stream.write(xml);
       },
       end: (row) => {
         if (!committed()) throw new Error(`sheet ${sheet.name}: a row was added amid rows written as XML`);
