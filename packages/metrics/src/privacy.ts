@@ -15,9 +15,14 @@
  * another package that declares nothing is left out of documents for readers who may not see
  * everyone's rows.
  */
-import type { OrgUser, Snapshot } from '@orgreport/api-core';
+import type { Snapshot } from '@orgreport/api-core';
+import type { PeopleDirectory } from './inputs.ts';
+import { displayName } from './internal/transforms/people-names.ts';
 import type { ReportModel, ReportPrivacy } from './model.ts';
-import type { PeopleDirectory, ReportSection } from './section.ts';
+import type { ReportSection, SectionPrivacy } from './section.ts';
+
+export type { SectionPrivacy } from './section.ts';
+
 import { READING_ORDER } from './sections/definitions/index.ts';
 
 /** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */
@@ -46,15 +51,6 @@ export interface Identity {
   name?: string | null;
 }
 
-/** What a section's privacy hook receives. */
-export interface SectionPrivacy {
-  minGroupSize: number;
-  /** The reader may see each person's rows of the document (everyone's, or the scope's in a scoped report). */
-  personRows: boolean;
-  /** Records groups held back, for the document's privacy note. */
-  heldBack(where: string, groups: number, people: number): void;
-}
-
 /** What {@link protectModel} needs beside the model. */
 export interface ProtectOptions {
   policy: PrivacyPolicy;
@@ -75,9 +71,7 @@ export const WITHHELD = '(withheld)';
  */
 export function identitiesOf(snapshot: Snapshot, directory?: PeopleDirectory): Identity[] {
   const out: Identity[] = [];
-  const name = (u: Pick<OrgUser, 'firstName' | 'lastName'>) =>
-    [u.firstName, u.lastName].filter((p) => typeof p === 'string' && p.trim() !== '').join(' ') || null;
-  for (const u of snapshot.orgUsers) out.push({ id: u.id, email: u.email ?? null, name: name(u) });
+  for (const u of snapshot.orgUsers) out.push({ id: u.id, email: u.email ?? null, name: displayName(u) });
   const seen = new Set<string>();
   const { user_id: ids, user_email: emails } = snapshot.userDays;
   for (let i = 0; i < ids.length; i++) {
@@ -271,7 +265,7 @@ export function privacyDefinition(privacy: ReportPrivacy): string {
   const groups =
     privacy.personRows !== 'none'
       ? ''
-      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures, counting the people whose rows make its figures (its active users): such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can.`;
+      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures, counting the people whose rows make its figures (its active users): such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can. The minimum protects people, not budgets: a report for a cost center or a team never holds back its own cost center\u2019s or team\u2019s totals, nor those of the teams inside the cost center whose owner reads it.`;
   const pseudonyms = privacy.pseudonymized
     ? ' E-mails and user ids are keyed pseudonyms: the same person has the same pseudonym every month, and nothing in the document tells who they are.'
     : '';
@@ -294,6 +288,7 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     heldBack: (where, groups, people) => {
       if (groups > 0) suppressed.push({ where, group: `${groups} group${groups === 1 ? '' : 's'}`, people });
     },
+    scope: model.scope ? { kind: model.scope.kind, name: model.scope.name } : null,
   };
   // Only a reader of groups changes the model's members in place (the delegation mixes): the others
   // get a new top level, members replaced whole (a 10k model's deep copy costs 40 ms for nothing).
@@ -329,6 +324,8 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     const allowed = new Set(
       [
         ...(options.reader ?? []),
+        // A manager's report is named after the manager: naming them tells nobody anything new.
+        ...(out.scope?.kind === 'manager' ? [out.scope.name] : []),
         ...out.users.flatMap((u) => [u.email, u.user_id]),
         ...out.seats.dormant_users.flatMap((d) => [d.email, d.id]),
       ]

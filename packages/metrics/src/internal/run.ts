@@ -20,9 +20,10 @@ import type {
   WeeklyRow,
 } from '../model.ts';
 import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from '../options.ts';
-import { inScopeOn } from '../scope.ts';
+import { inScopeOn, type ResolvedScope } from '../scope.ts';
 import type { SharedComputations } from '../section.ts';
 import type { ScopedInput } from './apply-scope.ts';
+import { type MonthAllocation, monthAllocation, personShares } from './transforms/allocation.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
 import { snapshotControlChanges } from './transforms/controls.ts';
@@ -30,6 +31,7 @@ import { byDate, dailySeries } from './transforms/daily-series.ts';
 import { usersByDay } from './transforms/data-quality.ts';
 import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
+import { namesOf } from './transforms/people-names.ts';
 import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
 import { inSpan, ratioOrNull, type Span } from './transforms/span.ts';
@@ -122,6 +124,13 @@ export interface Run {
   users: UserMonthRow[];
   /** A value computed once per run under `key` (for a section's computation and its checks). */
   once<T>(key: string, compute: () => T): T;
+  /**
+   * The organization's month allocated to cost centers and teams (see allocation.ts), the same for
+   * every report of the organization, scoped or not; null without a people directory.
+   */
+  allocation(): MonthAllocation | null;
+  /** In a scoped report, the scope; null for the organization's. */
+  scope: ResolvedScope | null;
 }
 
 function datesOf(rows: ReadonlyArray<{ date: string }>): Set<string> {
@@ -170,6 +179,8 @@ interface SpanInputs {
   activityDates: ReadonlySet<string>;
   /** Enterprise-control revisions made in the span. */
   controlChanges: number;
+  /** The month before's first day: a seat idle since then is a candidate to reclaim (null: none). */
+  idleSince: string | null;
 }
 
 /**
@@ -218,6 +229,8 @@ function spanInputs(
     daily: source.daily(span, new Map()),
     activityDates: source.dataDays(span),
     controlChanges: snapshotControlChanges(snapshot, span).changes.length,
+    // The month before the comparison period is not fetched: no seat is known idle since then.
+    idleSince: null,
   };
 }
 
@@ -225,7 +238,7 @@ function spanInputs(
 function spanFigures(
   snapshot: Snapshot,
   source: DaySource,
-  { span, users, daily, activityDates, controlChanges: changes }: SpanInputs,
+  { span, users, daily, activityDates, controlChanges: changes, idleSince }: SpanInputs,
   data: UserDayData,
   mapping: Readonly<Record<string, number>>,
 ): SpanSummary {
@@ -241,6 +254,7 @@ function spanFigures(
     who.emails,
     activeUsers,
     lastActiveOf(data),
+    idleSince,
   );
   const { reports, organizationOf } = snapshotReadiness(snapshot);
   const { repos, ...org } = readinessAt(reports, span.end, mapping, organizationOf);
@@ -356,6 +370,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
       daily,
       activityDates,
       controlChanges: controls.changes.length,
+      idleSince: comparison?.start ?? null,
     },
     data,
     mapping,
@@ -386,6 +401,32 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
   const figures = snapshot.organizations ? applyFigureRules(computed, 'organizations') : computed;
 
   const memo = new Map<string, unknown>();
+  let allocated: MonthAllocation | null | undefined;
+  const allocation = (): MonthAllocation | null => {
+    if (allocated !== undefined) return allocated;
+    // The organization's directory and snapshot, never the scope's: one allocation for all.
+    const directory = options.inputs?.directory;
+    allocated = directory
+      ? monthAllocation({
+          snapshot: scoped?.organization ?? snapshot,
+          directory,
+          period,
+          pricePerCredit: price,
+          pricePerSeat:
+            typeof options.pricePerSeat === 'number' && options.pricePerSeat > 0
+              ? options.pricePerSeat
+              : null,
+        })
+      : null;
+    return allocated;
+  };
+  const users = userTotals(weekLevels, periodRows, data, {
+    pricePerCredit: price,
+    creditLimits,
+    primary: monthPrimary,
+    sums: monthUsers,
+    nameOf: namesOf(snapshot.orgUsers),
+  });
   return {
     snapshot,
     options,
@@ -413,17 +454,39 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     previous,
     figures,
     whatChanged: whatChangedOf(current, previous, figures, controls),
-    users: userTotals(weekLevels, periodRows, data, {
-      pricePerCredit: price,
-      creditLimits,
-      primary: monthPrimary,
-      sums: monthUsers,
-    }),
+    users: placeUsers(users, allocation(), scoped?.scope ?? null),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());
       return memo.get(key) as T;
     },
+    allocation,
+    scope: scoped?.scope ?? null,
   };
+}
+
+/**
+ * The users with their team, cost center and credit cost from the month's allocation (a scope's
+ * cells in a scoped report), so that users add up to the bills; as they are without a directory.
+ */
+function placeUsers(
+  users: UserMonthRow[],
+  allocation: MonthAllocation | null,
+  scope: ResolvedScope | null,
+): UserMonthRow[] {
+  if (!allocation) return users;
+  const shares = personShares(
+    allocation,
+    (c) => !scope || inScopeOn(scope, c.email, allocation.segments[c.segment]!),
+  );
+  return users.map((u) => {
+    const share = shares.get(u.email?.toLowerCase() ?? `id:${u.user_id}`);
+    return {
+      ...u,
+      team: share?.team ?? null,
+      cost_center: share?.costCenter ?? null,
+      cost: allocation.creditCents === null ? null : (share?.creditCents ?? 0) / 100,
+    };
+  });
 }
 
 /** The facts of the "what changed" paragraph of a run. */

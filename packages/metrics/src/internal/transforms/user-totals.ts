@@ -5,8 +5,8 @@
 
 import type { ColumnTable } from 'arquero';
 import type { UserMonthRow } from '../../model.ts';
-import { costOf } from './credits.ts';
 import { primaryDelegation } from './delegation.ts';
+import type { NameOf } from './people-names.ts';
 import { columnValues, sumBy, withRatios } from './sum-by.ts';
 import type { UserDayData } from './user-days.ts';
 import { USER_SUMMED as SUMMED } from './user-week-levels.ts';
@@ -112,6 +112,8 @@ export interface UserTotalsOptions {
   sums?: ColumnTable;
   /** Credit limit by lower-cased e-mail. */
   creditLimits: ReadonlyMap<string, number>;
+  /** A user's name (default: none known). */
+  nameOf?: NameOf;
 }
 
 /**
@@ -160,6 +162,7 @@ export function userTotals(
     rows.push({
       user_id: data.userIds[uid]!,
       email,
+      name: options.nameOf?.({ id: data.userIds[uid]!, email }) ?? null,
       active_days: c['active_days']![i]!,
       credits,
       tool_calls: c['tool_calls']![i]!,
@@ -183,7 +186,8 @@ export function userTotals(
       limit_utilization: utilization,
       over_80: utilization !== null ? utilization >= 0.8 : overZero,
       over_100: utilization !== null ? utilization >= 1 : overZero,
-      cost: costOf(credits, options.pricePerCredit),
+      // Money in whole cents (a directory's allocation may share them out again, see allocation.ts).
+      cost: options.pricePerCredit === null ? null : Math.round(credits * options.pricePerCredit * 100) / 100,
     });
   }
   return rows.sort((a, b) => b.credits - a.credits || (a.user_id < b.user_id ? -1 : 1));
