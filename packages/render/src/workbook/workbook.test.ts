@@ -346,7 +346,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(texts).toContain(HOSTILE_STRINGS.script);
     expect(texts).toContain(HOSTILE_STRINGS.long);
     const users = records(sheet(sheets, 'Users'));
-    expect(users[0]!.cost!.format).toBe('#,##0.00 "EUR"');
+    expect(users[0]!.credit_cost!.format).toBe('#,##0.00 "EUR"');
     expect(users[0]!.credits!.format).toBe('#,##0');
   });
 
@@ -532,9 +532,10 @@ describe('columns without any value', () => {
     // Nothing under the table: the sheet ends with its last row.
     expect(users.maxRow).toBe(full.users.length + 1);
     expect(noteUnder(users)).toBeNull();
+    // Nor has the fixture a directory (no name, team, cost center) or a price (no cost).
     expect(records(sheet(sheets, 'Notes')).map((r) => [r.sheet!.value, r.note!.value])).toContainEqual([
       'Users',
-      'No row has a value in: credit_limit, limit_utilization, over_80, over_100' +
+      'No row has a value in: name, team, cost_center, credit_cost; credit_limit, limit_utilization, over_80, over_100' +
         ' (no credit limit is known for any user: the report was built without credit limits).',
     ]);
   });
@@ -545,7 +546,10 @@ describe('columns without any value', () => {
     await writeWorkbook(model, file);
     const sheets = readWithOpenpyxl(file);
     const users = sheet(sheets, 'Users');
-    expect(records(sheet(sheets, 'Notes')).filter((r) => r.sheet!.value === 'Users')).toEqual([]);
+    const notes = records(sheet(sheets, 'Notes')).filter((r) => r.sheet!.value === 'Users');
+    expect(notes.map((r) => r.note!.value)).toEqual([
+      'No row has a value in: name, team, cost_center, credit_cost.',
+    ]);
     const rows = records(users);
     const limited = model.users.findIndex((u) => u.credit_limit !== null);
     const unlimited = model.users.findIndex((u) => u.credit_limit === null);
@@ -566,7 +570,7 @@ describe('money', () => {
     for (const [i, u] of model.users.entries()) {
       // Worked out in integers, away from floating point: credits x 37 / 100,000 cents, half up.
       const cents = Math.floor((u.credits * 37 + 50_000) / 100_000);
-      expect(users[i]!.cost!.value, u.user_id).toBe(cents / 100);
+      expect(users[i]!.credit_cost!.value, u.user_id).toBe(cents / 100);
     }
   });
 });
