@@ -23,7 +23,13 @@ import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOpti
 import { inScopeOn, type ResolvedScope } from '../scope.ts';
 import type { SharedComputations } from '../section.ts';
 import type { ScopedInput } from './apply-scope.ts';
-import { type MonthAllocation, monthAllocation, personShares } from './transforms/allocation.ts';
+import {
+  type AllocationCell,
+  type MonthAllocation,
+  monthAllocation,
+  personShares,
+  scopeCells,
+} from './transforms/allocation.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
 import { snapshotControlChanges } from './transforms/controls.ts';
@@ -129,6 +135,8 @@ export interface Run {
    * every report of the organization, scoped or not; null without a people directory.
    */
   allocation(): MonthAllocation | null;
+  /** The allocation's cells of the run: all of them, or the scope's (see `scopeCells`); none without a directory. */
+  cells(): readonly AllocationCell[];
   /** In a scoped report, the scope; null for the organization's. */
   scope: ResolvedScope | null;
 }
@@ -420,6 +428,13 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
       : null;
     return allocated;
   };
+  let cellsOfRun: readonly AllocationCell[] | undefined;
+  const cells = (): readonly AllocationCell[] => {
+    if (cellsOfRun) return cellsOfRun;
+    const all = allocation();
+    cellsOfRun = !all ? [] : scoped ? scopeCells(all, scoped.scope) : all.cells;
+    return cellsOfRun;
+  };
   const users = userTotals(weekLevels, periodRows, data, {
     pricePerCredit: price,
     creditLimits,
@@ -454,12 +469,13 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     previous,
     figures,
     whatChanged: whatChangedOf(current, previous, figures, controls),
-    users: placeUsers(users, allocation(), scoped?.scope ?? null),
+    users: placeUsers(users, allocation(), cells()),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());
       return memo.get(key) as T;
     },
     allocation,
+    cells,
     scope: scoped?.scope ?? null,
   };
 }
@@ -471,13 +487,10 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
 function placeUsers(
   users: UserMonthRow[],
   allocation: MonthAllocation | null,
-  scope: ResolvedScope | null,
+  cells: readonly AllocationCell[],
 ): UserMonthRow[] {
   if (!allocation) return users;
-  const shares = personShares(
-    allocation,
-    (c) => !scope || inScopeOn(scope, c.email, allocation.segments[c.segment]!),
-  );
+  const shares = personShares(cells);
   return users.map((u) => {
     const share = shares.get(u.email?.toLowerCase() ?? `id:${u.user_id}`);
     return {

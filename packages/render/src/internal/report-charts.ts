@@ -29,36 +29,40 @@ function repoLabel(url: string): string {
 /** Most items a ranking chart shows. */
 const TOP = 12;
 
-/** Builds every chart of the report from the model. */
-export function reportCharts(model: ReportModel): Map<string, string> {
-  const charts = new Map<string, string>();
+/** The charts of a report by name, each drawn the first time a template asks for it. */
+export interface ReportCharts {
+  get(name: string): string | undefined;
+}
+
+/**
+ * The report's charts by name: which ones it has is decided from the model at once, each is drawn
+ * only when a template inserts it (a short report draws none of the full report's charts).
+ */
+export function reportCharts(model: ReportModel): ReportCharts {
+  const charts = new Map<string, () => string>();
   const days = model.daily.map((d) => d.date.slice(5));
   const weeks = model.weekly.map((w) => (w.partial ? `${w.week}*` : w.week));
 
-  charts.set(
-    'creditsByDay',
+  charts.set('creditsByDay', () =>
     barChart(days, [{ name: 'credits', values: model.daily.map((d) => d.credits) }], {
       title: 'Credits by day',
     }),
   );
-  charts.set(
-    'creditsByWeek',
+  charts.set('creditsByWeek', () =>
     barChart(weeks, [{ name: 'credits', values: model.weekly.map((w) => w.credits) }], {
       height: 200,
       title: 'Credits by ISO week',
     }),
   );
   if (model.credits.byModel.length > 0) {
-    charts.set(
-      'creditsByModel',
+    charts.set('creditsByModel', () =>
       rankingChart(
         model.credits.byModel.slice(0, TOP).map((m) => ({ label: m.model_id, value: m.credits })),
         { title: 'Credits by model' },
       ),
     );
   }
-  charts.set(
-    'activeUsers',
+  charts.set('activeUsers', () =>
     lineChart(
       days,
       [
@@ -72,16 +76,14 @@ export function reportCharts(model: ReportModel): Map<string, string> {
       { title: 'Daily, weekly and monthly active users by day' },
     ),
   );
-  charts.set(
-    'autonomyMix',
+  charts.set('autonomyMix', () =>
     shareChart(
       weeks,
       AUTONOMY_LEVELS.map(([key, name]) => ({ name, values: model.weekly.map((w) => w[key]) })),
       { title: 'Autonomy mix by ISO week (share of tool calls)' },
     ),
   );
-  charts.set(
-    'delegationMix',
+  charts.set('delegationMix', () =>
     shareChart(
       weeks,
       DELEGATION_LEVELS.map(([key, name]) => ({ name, values: model.weekly.map((w) => w[key]) })),
@@ -89,16 +91,14 @@ export function reportCharts(model: ReportModel): Map<string, string> {
     ),
   );
   if (model.tools.top.length > 0) {
-    charts.set(
-      'topTools',
+    charts.set('topTools', () =>
       rankingChart(
         model.tools.top.slice(0, TOP).map((t) => ({ label: t.name, value: t.count })),
         { title: 'Most used tools (calls)' },
       ),
     );
   }
-  charts.set(
-    'productivity',
+  charts.set('productivity', () =>
     lineChart(
       days,
       [
@@ -111,8 +111,7 @@ export function reportCharts(model: ReportModel): Map<string, string> {
     ),
   );
   if (model.readiness.repos.length > 0) {
-    charts.set(
-      'readinessRepos',
+    charts.set('readinessRepos', () =>
       rankingChart(
         [...model.readiness.repos]
           .sort((a, b) => (b.score ?? -1) - (a.score ?? -1))
@@ -141,15 +140,13 @@ export function reportCharts(model: ReportModel): Map<string, string> {
     | undefined;
   if (trend) {
     const months = trend.months.map((m) => (m.partial ? `${m.month}*` : m.month));
-    charts.set(
-      'trendCredits',
+    charts.set('trendCredits', () =>
       barChart(months, [{ name: 'credits', values: trend.months.map((m) => m.credits) }], {
         height: 200,
         title: 'Credits by month',
       }),
     );
-    charts.set(
-      'trendUsers',
+    charts.set('trendUsers', () =>
       lineChart(
         months,
         [
@@ -160,5 +157,14 @@ export function reportCharts(model: ReportModel): Map<string, string> {
       ),
     );
   }
-  return charts;
+  const drawn = new Map<string, string>();
+  return {
+    get(name) {
+      const known = drawn.get(name);
+      if (known !== undefined) return known;
+      const svg = charts.get(name)?.();
+      if (svg !== undefined) drawn.set(name, svg);
+      return svg;
+    },
+  };
 }

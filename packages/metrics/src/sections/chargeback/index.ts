@@ -9,11 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import type { AllocationCell, MonthAllocation } from '../../internal/transforms/allocation.ts';
-import { peopleOn, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { peopleOn, scopePeopleOn, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { namesOf } from '../../internal/transforms/people-names.ts';
 import type { DataQualityFinding } from '../../model.ts';
 import { holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
-import { inScopeOn } from '../../scope.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** A cost center, the credits no user carries, or the reconciliation (total). */
@@ -184,11 +183,8 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
   if (!allocation || !directory) return null;
   const scope = context.scope;
   const end = context.period.end;
-  const inScope = (email: string | null, day: string) => !scope || inScopeOn(scope, email, day);
-  const cells = scope
-    ? allocation.cells.filter((c) => inScope(c.email, allocation.segments[c.segment]!))
-    : allocation.cells;
-  const people = peopleOn(directory, end).filter((p) => inScope(p.email, end));
+  const cells = run.cells();
+  const people = scope ? scopePeopleOn(directory, scope, end) : peopleOn(directory, end);
   const rows = costCenterRows(allocation, cells, people, scope !== null);
   const organization = {
     credits: allocation.credits,

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type DayRange, DELEGATION_LEVELS } from '@orgreport/api-core';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
-import { peopleOn, placementOf, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { peopleOn, placementOf, scopePeopleOn, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
 import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
@@ -81,7 +81,8 @@ interface TeamAccumulator {
  */
 export function computeTeams(context: SectionContext): TeamsSection | null {
   const directory = context.options.inputs?.directory;
-  const allocation = runOf(context).allocation();
+  const run = runOf(context);
+  const allocation = run.allocation();
   if (!directory || !allocation) return null;
   const place = placementOf(directory);
   const scope = context.scope;
@@ -110,8 +111,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     }
     return t;
   };
-  for (const p of peopleOn(directory, end)) {
-    if (!inScope(p.email, end)) continue;
+  for (const p of scope ? scopePeopleOn(directory, scope, end) : peopleOn(directory, end)) {
     const t = team(p.team);
     t.members++;
     t.costCenters.add(p.costCenter);
@@ -120,8 +120,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
   const unassigned = { active_users: 0, seats: 0, examples: [] as string[] };
   // Each person's latest team inside the run (their team at the end, or where they last were in the scope).
   const lastTeam = new Map<string, { segment: number; team: string }>();
-  for (const cell of allocation.cells) {
-    if (!inScope(cell.email, allocation.segments[cell.segment]!)) continue;
+  for (const cell of run.cells()) {
     const t = team(cell.team);
     t.credits += cell.credits;
     t.seats += cell.seats;
