@@ -2,7 +2,7 @@
 # Sets up orgreport on a fresh machine with Node 20.19+ and apt. Safe to run again.
 #   - installs the pinned pnpm (its standalone executable) when it is missing (corepack's signature check fails here)
 #   - installs the workspace's dependencies exactly as locked
-#   - installs Chromium and its headless shell (for PDFs), fonts, poppler, openpyxl and Postgres (for tests) from apt when missing
+#   - installs Chromium and its headless shell (for PDFs), fonts, poppler, openpyxl, LibreOffice Calc and Postgres (for tests) from apt when missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ if ! standalone_pnpm; then
 fi
 hash -r
 
-# System packages: Chromium renders the PDF; fonts make it readable; poppler and openpyxl check outputs in tests;
+# System packages: Chromium renders the PDF; fonts make it readable; poppler, openpyxl and LibreOffice check outputs in tests;
 # Postgres serves the tests of the ledger on Postgres.
 missing=()
 # ORGREPORT_CHROMIUM names another Chromium or Chrome binary; else Debian's packages are used: the
@@ -51,6 +51,8 @@ command -v qpdf >/dev/null || missing+=(qpdf)
 /usr/bin/python3 -c 'import openpyxl' 2>/dev/null || missing+=(python3-openpyxl)
 # Postgres for the tests of the ledger on Postgres: each test file starts a cluster of its own.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+# LibreOffice recalculates the workbook's formulas in a test (headless, no GUI libraries).
+command -v soffice >/dev/null || missing+=(libreoffice-calc-nogui)
 if [ ${#missing[@]} -gt 0 ]; then
   # As root, or through sudo when it needs no password (CI runners); otherwise say what to run.
   if [ "$(id -u)" = 0 ]; then as_root=(env); elif sudo -n true 2>/dev/null; then as_root=(sudo -n env); else as_root=(); fi

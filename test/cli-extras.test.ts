@@ -59,7 +59,7 @@ wb.save(sys.argv[1])`;
     const applied = await cli(['limits', 'apply', file], { env: envFor(emulator, 'owner') });
     expect(applied.code).toBe(2);
     expect(applied.out).toMatch(/failed {3}row 5 \S+: limit "five hundred" is not a non-negative number/);
-    expect(applied.out).toContain('19 updated, 1 failed');
+    expect(applied.out).toContain('19 set, 0 left as they are (empty limit), 1 failed');
     const second = String(sheet[1]![emailCol]).toLowerCase();
     expect(emulator.creditLimits.get(second)).toBe(502);
   });

@@ -161,7 +161,7 @@ describe('organizations in the config file', () => {
       'organization_id',
       'organization',
     ]);
-    expect(sheet.map((r) => [r.org_id, r.month])).toEqual(Array(3).fill(['rollup', '2026-10']));
+    expect(sheet.map((r) => [r.org_id, r.month])).toEqual(Array(3).fill(['rollup', '2026-10-01']));
     expect(sheet.map((r) => r.organization_id)).toEqual([
       eu.organization.orgId,
       us.organization.orgId,

@@ -59,11 +59,14 @@ describe('configured sections', () => {
       'Weekdays',
       'Data quality',
       'Data quality details',
+      'Rates',
+      'Notes',
     ]);
     // An installed section's table sheet stacks like a built-in one: org_id and month first.
     const weekdays = readWorkbook(file(out, '.xlsx')).Weekdays!;
     expect(weekdays[0]!.slice(0, 3)).toEqual(['org_id', 'month', 'weekday']);
-    expect(weekdays[1]!.slice(0, 2)).toEqual([model.organization.id, '2026-10']);
+    // The month as the date of its first day (shown yyyy-mm).
+    expect(weekdays[1]!.slice(0, 2)).toEqual([model.organization.id, '2026-10-01']);
   }, 120_000);
 
   it('the default sections give the report as it always was', async () => {
@@ -92,6 +95,9 @@ describe('configured sections', () => {
     ]);
     expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual([
       'Summary',
+      // Sections without figures here (no rollup, no store, no directory) write empty tables.
+      'Organizations',
+      'Trend',
       'Daily',
       'Weekly',
       'Users',
@@ -102,10 +108,14 @@ describe('configured sections', () => {
       'MCP spellings',
       'Readiness',
       'Criteria',
+      'Teams',
+      'Chargeback',
       'Controls',
       'Definitions',
       'Data quality',
       'Data quality details',
+      'Rates',
+      'Notes',
     ]);
   }, 120_000);
 
@@ -136,7 +146,13 @@ describe('configured sections', () => {
       (m) => m[2] ?? m[1],
     );
     expect(ids).toEqual(['tools', 'cover']);
-    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual(['Models', 'Tools', 'MCP spellings']);
+    expect(Object.keys(readWorkbook(file(out, '.xlsx')))).toEqual([
+      'Models',
+      'Tools',
+      'MCP spellings',
+      'Rates',
+      'Notes',
+    ]);
   }, 120_000);
 
   it('refuses a name that is neither a built-in section nor an installed package, before fetching', async () => {

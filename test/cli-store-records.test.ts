@@ -149,7 +149,7 @@ describe('credit limits in the store', () => {
       env: envFor(emulator, 'owner'),
     });
     expect(applied.code).toBe(1); // one e-mail refused
-    expect(applied.out).toContain('123 updated, 2 failed');
+    expect(applied.out).toContain('123 set, 0 left as they are (empty limit), 2 failed');
     const lines = jsonLines(records);
     expect(lines).toHaveLength(123);
     expect(lines[0]).toEqual({ day: TODAY, at: AT, email: email(0), limit: 1000 });

@@ -111,6 +111,17 @@ export interface FloorResult {
   agree: boolean;
 }
 
+/** Sent by the workbook child: one workbook written from a report's JSON model. */
+export interface WorkbookDone {
+  kind: 'workbook-done';
+  /** Users of the model (rows of its Users sheet). */
+  users: number;
+  /** `writeWorkbook` alone: the model parsed and the renderer loaded before. */
+  wallMs: number;
+  cpuMs: number;
+  bytes: number;
+}
+
 /** Any message of a child. */
 export type ChildMessage =
   | EmulatorReady
@@ -119,6 +130,7 @@ export type ChildMessage =
   | StageMessage
   | PipelineDone
   | FloorResult
+  | WorkbookDone
   | ChildError;
 
 /** Sent by a child that failed. */

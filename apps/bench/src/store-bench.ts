@@ -6,6 +6,8 @@
  * - `monthly --store` of a month the store holds: end to end (PDF, XLSX, HTML, JSON), the median of three runs;
  * - the same by the README's command, `pnpm exec orgreport monthly --store ...` from the workspace
  *   root (pnpm's start and the bin's choice of the build included), the median of three runs;
+ * - the workbook stage alone: `writeWorkbook` of that month's model, the median of three runs, each
+ *   in a fresh process;
  * - the size of one month of the store;
  * - `sync` of one new day;
  * - `query` of a 12-month sum per user.
@@ -16,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkChild } from './children.ts';
-import type { BenchCalendar } from './protocol.ts';
+import type { BenchCalendar, WorkbookDone } from './protocol.ts';
 
 // The built CLI, as an installed package runs it (the workspace's bin would compile the sources first).
 const CLI = fileURLToPath(new URL('../../report-cli/dist/main.js', import.meta.url));
@@ -227,6 +229,26 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
         ...(targeted ? { target: `<= ${limit} s`, ok: median <= limit } : {}),
       });
     }
+    // The workbook stage alone, from the model the first run wrote as JSON.
+    const json = readdirSync(join(work, 'report-node-1')).find((f) => f.endsWith('.json'));
+    if (!json) throw new Error('monthly --store wrote no JSON model');
+    const books: WorkbookDone[] = [];
+    for (let i = 0; i < END_TO_END_RUNS; i++) {
+      const child = forkChild('./workbook-child.ts', {
+        model: join(work, 'report-node-1', json),
+        out: join(work, `workbook-${i + 1}.xlsx`),
+      });
+      books.push(await child.next('workbook-done'));
+      await child.exited;
+    }
+    const walls = books.map((b) => b.wallMs).sort((a, b) => a - b);
+    const cpus = books.map((b) => b.cpuMs).sort((a, b) => a - b);
+    add({
+      case: `workbook stage: writeWorkbook of the month's model (${books[0]!.users} user rows, ${round(books[0]!.bytes / MiB, 1)} MiB; median of ${books.length} fresh processes: ${books.map((b) => round(b.wallMs / 1000, 2)).join(', ')} s; CPU median ${round(cpus[Math.floor(cpus.length / 2)]! / 1000, 2)} s)`,
+      value: round(walls[Math.floor(walls.length / 2)]! / 1000, 2),
+      unit: 's',
+    });
+
     const size = monthBytes(store, month);
     add({
       case: `store size of ${month}`,

@@ -23,6 +23,9 @@ export const EXCEL_FORMATS: Readonly<Record<ValueKind, string>> = {
 /** Excel number format of calendar days. */
 export const EXCEL_DATE_FORMAT = 'yyyy-mm-dd';
 
+/** Excel number format of a month, held as the date of its first day. */
+export const EXCEL_MONTH_FORMAT = 'yyyy-mm';
+
 /** Excel number format of instants (UTC). */
 export const EXCEL_DATETIME_FORMAT = 'yyyy-mm-dd hh:mm';
 

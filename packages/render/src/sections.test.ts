@@ -128,6 +128,9 @@ describe('the configured sections', () => {
       'Per user',
       'Data quality',
       'Data quality details',
+      // The writer's own, after every section's.
+      'Rates',
+      'Notes',
     ]);
     // Another section's table sheet gets the stacking columns and its table like a built-in one.
     expect(sheet(sheets, 'Per user').tables).toEqual({ tbl_per_user: 'A1:D3' });
@@ -139,8 +142,8 @@ describe('the configured sections', () => {
         r['credits_per_user']?.value,
       ]),
     ).toEqual([
-      [model.organization.id, model.period.month, 'standard', 1234.5],
-      [model.organization.id, model.period.month, 'thinking', null],
+      [model.organization.id, `${model.period.month}-01T00:00:00`, 'standard', 1234.5],
+      [model.organization.id, `${model.period.month}-01T00:00:00`, 'thinking', null],
     ]);
   });
 

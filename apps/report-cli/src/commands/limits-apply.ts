@@ -1,8 +1,10 @@
 /**
  * `orgreport limits apply FILE [--dry-run]`: credit limits from a CSV, JSON or XLSX file of
  * `email,limit`. Every row is validated first (errors name the row), the valid ones are sent in batches
- * of at most 100, and every row is printed as updated or failed. Exit code: 1 when the server refused or
- * did not receive some entries, 2 when only rows of the file were invalid, 0 when all were applied.
+ * of at most 100, and each is printed as set or failed. A row with an e-mail and an empty limit leaves
+ * that user as they are (nothing is sent: the API cannot remove a limit); those rows are counted, as
+ * "left". Exit code: 1 when the server refused or did not receive some entries, 2 when only rows of
+ * the file were invalid, 0 when nothing failed.
  * With a store (`--store`), every limit the API accepted is recorded in it, batch by batch (the API
  * cannot read limits back).
  */
@@ -72,14 +74,16 @@ export async function limitsApply(
   const parsed = await readLimitsFile(resolve(ctx.io.cwd, file), file);
   const out = (line: string) => ctx.io.stdout.write(`${line}\n`);
   for (const e of parsed.errors) out(failedLine(e));
+  for (const r of parsed.left) reporter.debug(`left     row ${r.row} ${r.email}: the limit is empty`);
+  const left = `${parsed.left.length} left as they are (empty limit)`;
   if (options.dryRun) {
     for (const r of parsed.rows) out(`valid    row ${r.row} ${r.email} ${r.limit}`);
-    out(`dry run: ${parsed.rows.length} valid, ${parsed.errors.length} invalid; nothing sent`);
+    out(`dry run: ${parsed.rows.length} to set, ${left}, ${parsed.errors.length} invalid; nothing sent`);
     if (parsed.errors.length > 0) throw new UsageError(`${file}: ${parsed.errors.length} invalid row(s)`);
     return;
   }
   let serverFailures = 0;
-  let updated = 0;
+  let set = 0;
   /** The rows the API accepted that could not be kept in the store, and why. */
   let unrecorded: { rows: number[]; error: unknown } | undefined;
   if (parsed.rows.length > 0) {
@@ -96,12 +100,12 @@ export async function limitsApply(
       });
       reporter.debug(`credit limits: ${result.batches} request(s)`);
       const rowOf = (index: number) => parsed.rows[index]!.row;
-      for (const u of result.updated) out(`updated  row ${rowOf(u.index)} ${u.email} ${u.limit}`);
+      for (const u of result.updated) out(`set      row ${rowOf(u.index)} ${u.email} ${u.limit}`);
       for (const r of result.rejected)
         out(failedLine({ row: rowOf(r.index), email: r.email, message: r.error }));
       for (const n of result.notSent)
         out(failedLine({ row: rowOf(n.index), email: parsed.rows[n.index]!.email, message: n.reason }));
-      updated = result.updated.length;
+      set = result.updated.length;
       serverFailures = result.rejected.length + result.notSent.length;
       if (result.error && result.updated.length === 0) throw result.error;
     } finally {
@@ -109,7 +113,7 @@ export async function limitsApply(
     }
   }
   const failed = parsed.errors.length + serverFailures;
-  out(`${updated} updated, ${failed} failed`);
+  out(`${set} set, ${left}, ${failed} failed`);
   if (unrecorded) {
     throw new CliError(
       `the limits of row(s) ${unrecorded.rows.join(', ')} were set but could not be recorded in the store ${config.store}, so the rows after them were not sent: ${messageOf(unrecorded.error)}`,

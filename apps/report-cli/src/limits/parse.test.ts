@@ -14,7 +14,7 @@ describe('parseLimitsCsv', () => {
     ]);
   });
 
-  it('names each bad row and keeps the good ones', () => {
+  it('names each bad row, keeps the good ones and leaves the users whose limit is empty', () => {
     const csv = [
       'email,limit',
       'ok@example.com,10',
@@ -24,16 +24,27 @@ describe('parseLimitsCsv', () => {
       'z@example.com,1e3',
       'OK@example.com,20',
       ',7',
+      'w@example.com,  ',
+      ',',
+      'typo@example,',
+      'ok@example.com,',
     ].join('\n');
     const parsed = parseLimitsCsv(csv, 'l.csv');
     expect(parsed.rows).toEqual([{ row: 2, email: 'ok@example.com', limit: 10 }]);
+    // An empty limit is no error: that user is left as they are (a row of an e-mail set above too).
+    expect(parsed.left).toEqual([
+      { row: 4, email: 'x@example.com' },
+      { row: 9, email: 'w@example.com' },
+      { row: 12, email: 'ok@example.com' },
+    ]);
     expect(parsed.errors.map((e) => [e.row, e.message])).toEqual([
       [3, 'email "not-an-email" is not an e-mail address'],
-      [4, 'limit is empty'],
       [5, 'limit "-5" is not a non-negative number'],
       [6, 'limit "1e3" is not a non-negative number'],
       [7, 'duplicate of row 2'],
       [8, 'email is empty'],
+      // Row 10 has neither: no row. A mistyped e-mail is named even without a limit.
+      [11, 'email "typo@example" is not an e-mail address'],
     ]);
   });
 
@@ -47,10 +58,11 @@ describe('parseLimitsCsv', () => {
 describe('parseLimitsJson', () => {
   it('reads an array of {email, limit} and names bad entries by position', () => {
     const parsed = parseLimitsJson(
-      '[{"email":"a@example.com","limit":5},{"email":"b@example.com","limit":"x"},3]',
+      '[{"email":"a@example.com","limit":5},{"email":"b@example.com","limit":"x"},3,{"email":"c@example.com","limit":null}]',
       'l.json',
     );
     expect(parsed.rows).toEqual([{ row: 1, email: 'a@example.com', limit: 5 }]);
+    expect(parsed.left).toEqual([{ row: 4, email: 'c@example.com' }]);
     expect(parsed.errors.map((e) => e.row)).toEqual([2, 3]);
   });
 

@@ -1,6 +1,8 @@
 /**
  * Credit-limit input files: a CSV with `email` and `limit` columns or a JSON array of `{email, limit}`.
- * Every row is checked and each problem names its row, so one run reports all bad rows at once.
+ * Every row is checked and each problem names its row, so one run reports all bad rows at once. A
+ * row whose limit is empty leaves that user as they are: nothing is sent for it (the API sets limits
+ * and has no way to remove one), as `limits template` tells whoever fills it in.
  */
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
@@ -23,22 +25,45 @@ export interface LimitRowError {
   message: string;
 }
 
+/** A row whose limit is empty: its user is left as they are. */
+export interface LimitRowLeft {
+  row: number;
+  email: string;
+}
+
 export interface ParsedLimits {
   rows: LimitRow[];
+  /** Rows with an e-mail and no limit: nothing is sent for them. */
+  left: LimitRowLeft[];
   errors: LimitRowError[];
 }
 
 const emailSchema = z.email();
 
-/** Checks one raw row; `email`/`limit` may be strings (CSV, spreadsheet) or numbers (JSON). */
-function checkRow(row: number, rawEmail: unknown, rawLimit: unknown): LimitRow | LimitRowError {
+/** The text of a raw limit: numbers as they print, strings trimmed, anything else (null, none) ''. */
+function limitText(rawLimit: unknown): string {
+  return typeof rawLimit === 'number'
+    ? String(rawLimit)
+    : typeof rawLimit === 'string'
+      ? rawLimit.trim()
+      : '';
+}
+
+/**
+ * Checks one raw row; `email`/`limit` may be strings (CSV, spreadsheet) or numbers (JSON). The
+ * e-mail of a row without a limit is checked too: a mistyped one is worth knowing about.
+ */
+function checkRow(
+  row: number,
+  rawEmail: unknown,
+  rawLimit: unknown,
+): LimitRow | (LimitRowLeft & { left: true }) | LimitRowError {
   const email = typeof rawEmail === 'string' ? rawEmail.trim() : '';
   if (!email) return { row, message: 'email is empty' };
   if (!emailSchema.safeParse(email).success)
     return { row, email, message: `email ${JSON.stringify(email)} is not an e-mail address` };
-  const text =
-    typeof rawLimit === 'number' ? String(rawLimit) : typeof rawLimit === 'string' ? rawLimit.trim() : '';
-  if (text === '') return { row, email, message: 'limit is empty' };
+  const text = limitText(rawLimit);
+  if (text === '') return { row, email, left: true };
   // Plain decimal numbers only: "1e3", "0x10", "1,000" or "12 credits" are refused rather than guessed.
   if (!/^\d+(\.\d+)?$/.test(text)) {
     return { row, email, message: `limit ${JSON.stringify(text)} is not a non-negative number` };
@@ -48,15 +73,27 @@ function checkRow(row: number, rawEmail: unknown, rawLimit: unknown): LimitRow |
   return { row, email, limit };
 }
 
-/** Checks raw rows and reports duplicates (the later row of an e-mail is refused). */
+/** An empty cell: an empty or blank text, or null (a JSON entry's missing member is not one). */
+const emptyCell = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Checks raw rows and reports duplicates (the later row of an e-mail with a limit is refused); rows
+ * whose e-mail and limit cells are both empty are no rows.
+ */
 export function checkLimitRows(raw: Array<{ row: number; email: unknown; limit: unknown }>): ParsedLimits {
   const rows: LimitRow[] = [];
+  const left: LimitRowLeft[] = [];
   const errors: LimitRowError[] = [];
   const seen = new Map<string, number>();
   for (const r of raw) {
+    if (emptyCell(r.email) && emptyCell(r.limit)) continue;
     const checked = checkRow(r.row, r.email, r.limit);
     if ('message' in checked) {
       errors.push(checked);
+      continue;
+    }
+    if ('left' in checked) {
+      left.push({ row: checked.row, email: checked.email });
       continue;
     }
     const key = checked.email.toLowerCase();
@@ -68,7 +105,7 @@ export function checkLimitRows(raw: Array<{ row: number; email: unknown; limit: 
     seen.set(key, r.row);
     rows.push(checked);
   }
-  return { rows, errors };
+  return { rows, left, errors };
 }
 
 /** Parses a CSV limits file; the header must name `email` and `limit` columns (any order, any case). */

@@ -65,7 +65,18 @@ export function excelDateTime(instant: string | null | undefined): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** The value stored in a cell of the given kind (text as it is, numbers finite, days as dates; null for none). */
+/**
+ * An amount of money rounded to the cent, half a cent away from zero (as the chargeback's cents
+ * are): the cell holds the amount it shows, so sums over the column add up to what is shown.
+ */
+export function excelCents(amount: number): number {
+  return (Math.sign(amount) * Math.round(excelPrecision(Math.abs(amount) * 100))) / 100;
+}
+
+/**
+ * The value stored in a cell of the given kind (text as it is, numbers finite, money to the cent,
+ * days as dates; null for none).
+ */
 export function cellValue(raw: unknown, kind: SheetColumnKind): ExcelJS.CellValue {
   switch (kind) {
     case 'text':
@@ -79,6 +90,10 @@ export function cellValue(raw: unknown, kind: SheetColumnKind): ExcelJS.CellValu
     case 'points': {
       const fraction = finiteOrNull(raw);
       return fraction === null ? null : excelPoints(fraction);
+    }
+    case 'currency': {
+      const amount = finiteOrNull(raw);
+      return amount === null ? null : excelCents(amount);
     }
     default:
       return finiteOrNull(raw);

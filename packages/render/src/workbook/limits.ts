@@ -28,6 +28,20 @@ export interface LimitsWorkbookRow {
 /** Name of the sheet holding the limits. */
 export const LIMITS_SHEET = 'Limits';
 
+/**
+ * What the template's Instructions sheet says, line by line: how to fill the limit column, and that
+ * an empty limit leaves the user as they are (`limits apply` sends nothing for them).
+ */
+export function limitsInstructions(month: string): string[] {
+  return [
+    `Credit limits for ${month}.`,
+    'Fill in the limit column of the Limits sheet with a whole number of credits (0 or more) for each user whose limit you want to set.',
+    'Leave the limit empty to leave that user as they are: orgreport limits apply sends nothing for them and counts them as left.',
+    'The API cannot remove a limit once it is set: an empty limit keeps the user\u2019s current limit, or none if they never had one.',
+    'Do not rename the sheet or its headers.',
+  ];
+}
+
 /** Writes the limits template for `month` to `file`. */
 export async function writeLimitsTemplate(
   rows: ReadonlyArray<LimitsTemplateRow>,
@@ -68,13 +82,7 @@ export async function writeLimitsTemplate(
   await sheet.commit();
   const notes = workbook.addWorksheet('Instructions');
   notes.getColumn(1).width = 100;
-  notes.addRow([`Credit limits for ${options.month}.`]).commit();
-  notes
-    .addRow(['Fill in the limit column of the Limits sheet with a whole number of credits per user;'])
-    .commit();
-  notes
-    .addRow(['leave it empty for users without a limit. Do not rename the sheet or its headers.'])
-    .commit();
+  for (const line of limitsInstructions(options.month)) notes.addRow([line]).commit();
   await notes.commit();
   await xlsx.commit();
 }

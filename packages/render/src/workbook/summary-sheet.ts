@@ -1,20 +1,29 @@
 /**
  * The `Summary` sheet: one row per figure id of docs/metrics.md with `id`, `label`, `value`, `previous`,
- * `change`, as an Excel table. Totals that are sums, means or maxima of the `Daily` sheet and figures
+ * `change`, after the `org_id` and `month` every sheet starts with, as an Excel table. Totals that are sums, means or maxima of the `Daily` sheet and figures
  * derived from other Summary rows are formulas carrying their computed result, so Excel shows the
  * value before any recalculation and a recalculation reproduces it. A formula is used only where it
  * reproduces the model's figure exactly; otherwise the plain value is written.
  */
 
 import { DAILY_SUMS, type DailyRow, type Figure, type FigureId, type ReportModel } from '@orgreport/metrics';
-import { currencyExcelFormat, EXCEL_FORMATS, kindOfFigure } from '../format.ts';
+import { currencyExcelFormat, EXCEL_FORMATS, EXCEL_MONTH_FORMAT, kindOfFigure } from '../format.ts';
 import { columnRange } from './cell-refs.ts';
-import { cellText, excelPoints, finiteOrNull, keepInert } from './cell-values.ts';
+import { cellText, excelCents, excelDate, excelPoints, finiteOrNull, keepInert } from './cell-values.ts';
+import { monthDay } from './table-columns.ts';
 import type { XlsxPackage } from './xlsx-package.ts';
 
-/** Column letters of the Summary sheet. */
-const VALUE_COL = 'C';
-const PREVIOUS_COL = 'D';
+/** The Summary table's columns: the stacking columns, then the figure's. */
+const HEADERS = ['org_id', 'month', 'id', 'label', 'value', 'previous', 'change'];
+const WIDTHS = [14, 10, 22, 48, 16, 16, 12];
+/** Column numbers (1 = A) and letters of the Summary sheet. */
+const ID = 3;
+const LABEL = 4;
+const VALUE = 5;
+const PREVIOUS = 6;
+const CHANGE = 7;
+const VALUE_COL = 'E';
+const PREVIOUS_COL = 'F';
 
 /** A formula and the JavaScript that computes the same number from the model. */
 interface FormulaCandidate {
@@ -30,9 +39,6 @@ export interface DailySheetRef {
   /** Number of data rows (rows 2..rows+1). */
   rows: number;
 }
-
-/** The Summary table's columns. */
-const HEADERS = ['id', 'label', 'value', 'previous', 'change'];
 
 /** Figures that are sums of the daily series' column of the same name. */
 const SUMMED: ReadonlyArray<FigureId & keyof DailyRow> = DAILY_SUMS;
@@ -97,37 +103,55 @@ export async function writeSummarySheet(
   pricing: { pricePerCredit: number; currency: string } | null,
 ): Promise<void> {
   const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = HEADERS.map((header, i) => ({ header, key: header, width: [22, 48, 16, 16, 12][i]! }));
+  const org = cellText(model.organization.id);
+  const month = excelDate(monthDay(model));
+  sheet.columns = HEADERS.map((header, i) => ({
+    header,
+    key: header,
+    width: i === 0 ? Math.min(60, Math.max(WIDTHS[0]!, (org?.length ?? 0) + 2)) : WIDTHS[i]!,
+  }));
   const header = sheet.getRow(1);
   header.font = { bold: true };
   header.commit();
   const rowOf = new Map<FigureId, number>();
   for (const [i, f] of model.figures.entries()) rowOf.set(f.id, i + 2);
   const formulas = candidates(model, daily, rowOf);
+  /** Row `r` with the stacking cells filled in. */
+  const stackedRow = (r: number) => {
+    const row = sheet.getRow(r);
+    row.getCell(1).value = org;
+    keepInert(row.getCell(1));
+    const monthCell = row.getCell(2);
+    monthCell.value = month;
+    monthCell.numFmt = EXCEL_MONTH_FORMAT;
+    return row;
+  };
 
   model.figures.forEach((figure, i) => {
     const r = i + 2;
-    const row = sheet.getRow(r);
+    const row = stackedRow(r);
     const fmt = numFmtOf(figure);
-    row.getCell(1).value = figure.id;
+    row.getCell(ID).value = figure.id;
     // A figure without a value by its combine rule says why beside its label (the value cell stays a number).
     const notes = [figure.note, figure.unavailableReason].filter((n): n is string => Boolean(n));
-    row.getCell(2).value = cellText(notes.length ? `${figure.label} (${notes.join('; ')})` : figure.label);
-    keepInert(row.getCell(2));
+    row.getCell(LABEL).value = cellText(
+      notes.length ? `${figure.label} (${notes.join('; ')})` : figure.label,
+    );
+    keepInert(row.getCell(LABEL));
     const value = finiteOrNull(figure.value);
     const candidate = formulas.get(figure.id);
-    const valueCell = row.getCell(3);
+    const valueCell = row.getCell(VALUE);
     valueCell.value =
       candidate && value !== null && agrees(candidate.compute(), value)
         ? { formula: candidate.formula, result: value }
         : value;
     valueCell.numFmt = fmt;
     const previous = finiteOrNull(figure.previous);
-    const previousCell = row.getCell(4);
+    const previousCell = row.getCell(PREVIOUS);
     previousCell.value = previous;
     previousCell.numFmt = fmt;
     const change = finiteOrNull(figure.change);
-    const changeCell = row.getCell(5);
+    const changeCell = row.getCell(CHANGE);
     if (figure.changeKind === 'relative') {
       // The change is a formula on value and previous only where it reproduces the model's change.
       const computed =
@@ -157,13 +181,15 @@ export async function writeSummarySheet(
   const creditsRow = rowOf.get('credits');
   const credits = model.figures.find((f) => f.id === 'credits')?.value ?? null;
   if (pricing && creditsRow && credits !== null) {
-    const row = sheet.getRow(next++);
-    row.getCell(1).value = 'cost';
-    row.getCell(2).value = `Cost of the period's credits at ${pricing.pricePerCredit} per credit`;
-    const cell = row.getCell(3);
+    const row = stackedRow(next++);
+    row.getCell(ID).value = 'cost';
+    row.getCell(LABEL).value =
+      `Cost of the period's credits at ${pricing.pricePerCredit} per credit, to the cent (seats not included)`;
+    const cell = row.getCell(VALUE);
+    // Money to the cent, as every money cell of the workbook holds it.
     cell.value = {
-      formula: `${VALUE_COL}${creditsRow}*${pricing.pricePerCredit}`,
-      result: credits * pricing.pricePerCredit,
+      formula: `ROUND(${VALUE_COL}${creditsRow}*${pricing.pricePerCredit},2)`,
+      result: excelCents(credits * pricing.pricePerCredit),
     };
     cell.numFmt = currencyExcelFormat(pricing.currency);
     row.commit();

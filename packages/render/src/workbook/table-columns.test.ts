@@ -1,7 +1,7 @@
 import type { SheetColumn } from '@orgreport/metrics';
 import { describe, expect, it } from 'vitest';
 import { makeFixtureModel } from '../__fixtures__/report-model.ts';
-import { omittedNote, tableColumns } from './table-columns.ts';
+import { emptyColumnsNote, tableColumns } from './table-columns.ts';
 
 type Row = { id: string; limit: number | null; note: string | null };
 const columns: SheetColumn<Row>[] = [
@@ -13,29 +13,46 @@ const columns: SheetColumn<Row>[] = [
 const model = makeFixtureModel();
 
 describe('tableColumns', () => {
-  it('puts org_id and month first and leaves out columns without a value (NaN and "" are none)', () => {
-    const rows: Row[] = [
-      { id: 'a', limit: Number.NaN, note: '' },
-      { id: 'b', limit: null, note: null },
-    ];
-    const { columns: kept, omitted } = tableColumns(model, columns, rows);
-    expect(kept.map((c) => c.header)).toEqual(['org_id', 'month', 'id', 'org_id_2']);
-    expect(kept.map((c) => c.value(rows[1]!))).toEqual([model.organization.id, model.period.month, 'b', 'b']);
-    expect(omitted).toEqual([
-      { header: 'limit', reason: 'no limits were given' },
-      { header: 'note', reason: null },
+  it('puts org_id and month (the first day of the month, shown yyyy-mm) first and keeps every column', () => {
+    const row: Row = { id: 'b', limit: null, note: null };
+    const kept = tableColumns(model, columns);
+    expect(kept.map((c) => c.header)).toEqual(['org_id', 'month', 'id', 'limit', 'note', 'org_id_2']);
+    expect(kept.map((c) => c.value(row))).toEqual([
+      model.organization.id,
+      '2026-03-01',
+      'b',
+      null,
+      null,
+      'b',
     ]);
-    expect(omittedNote(omitted)).toBe(
-      'Columns left out, as no row has a value in them: limit (no limits were given); note.',
+    expect(kept.map((c) => c.kind).slice(0, 2)).toEqual(['text', 'date']);
+    expect(kept[1]!.numFmt).toBe('yyyy-mm');
+  });
+});
+
+describe('emptyColumnsNote', () => {
+  it('names the columns without a value in any row, grouped by their reason', () => {
+    const kept = tableColumns(model, columns);
+    expect(emptyColumnsNote(kept, [true, true, true, false, false, true], 2)).toBe(
+      'No row has a value in: limit (no limits were given); note.',
     );
   });
 
-  it('keeps a column with one value, and every column of a table without rows', () => {
-    const one = tableColumns(model, columns, [{ id: 'a', limit: 0, note: null }]);
-    expect(one.columns.map((c) => c.header)).toEqual(['org_id', 'month', 'id', 'limit', 'org_id_2']);
-    const none = tableColumns(model, columns, []);
-    expect(none.columns).toHaveLength(6);
-    expect(none.omitted).toEqual([]);
-    expect(omittedNote([])).toBeNull();
+  it('says nothing when every column has a value somewhere, or the table has no rows', () => {
+    const kept = tableColumns(model, columns);
+    expect(
+      emptyColumnsNote(
+        kept,
+        kept.map(() => true),
+        2,
+      ),
+    ).toBeNull();
+    expect(
+      emptyColumnsNote(
+        kept,
+        kept.map(() => false),
+        0,
+      ),
+    ).toBeNull();
   });
 });

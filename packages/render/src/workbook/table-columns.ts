@@ -1,39 +1,39 @@
 /**
  * The columns of a table sheet as the workbook writes them: the organization's id and the month
  * (`org_id`, `month`) first, so that the tables of several months and organizations stack into one;
- * then the sheet's own columns, less those without a value in any row, which a note under the table
- * names with the reason. Headers are the Excel table's column names: one line each, unique.
+ * then every one of the sheet's own columns, in every workbook alike, even when no row has a value
+ * in it (a note on the Notes sheet says so). Headers are the Excel table's column names: one line
+ * each, unique.
  */
 import type { ReportModel, SheetColumn } from '@orgreport/metrics';
-import { cellValue } from './cell-values.ts';
+import { EXCEL_MONTH_FORMAT } from '../format.ts';
 
-/** A column left out of a table as no row has a value in it. */
-export interface OmittedColumn {
-  header: string;
-  /** Why it can be empty (the column's `emptyReason`); null when the section gave none. */
-  reason: string | null;
+/** A column as the workbook writes it: a section's column, or one of the writer's own with its own number format. */
+export interface WorkbookColumn<Row> extends SheetColumn<Row> {
+  /** The column's number format, instead of its kind's. */
+  numFmt?: string;
 }
 
-/** The columns a table is written with, and those left out. */
-export interface TableColumns<Row> {
-  columns: SheetColumn<Row>[];
-  omitted: OmittedColumn[];
+/** The first day of the report's month (`YYYY-MM-01`), which the `month` column holds as a date. */
+export function monthDay(model: ReportModel): string {
+  return `${model.period.month}-01`;
 }
 
-/** The columns that identify the report on every row: its organization's id and its month (YYYY-MM). */
-export function stackingColumns(model: ReportModel): SheetColumn<unknown>[] {
+/**
+ * The columns that identify the report on every row: its organization's id, and its month as the
+ * date of its first day shown `yyyy-mm`.
+ */
+export function stackingColumns(model: ReportModel): WorkbookColumn<unknown>[] {
+  const org = model.organization.id;
+  const month = monthDay(model);
   return [
-    { header: 'org_id', kind: 'text', value: () => model.organization.id },
-    { header: 'month', kind: 'text', value: () => model.period.month },
+    { header: 'org_id', kind: 'text', value: () => org },
+    { header: 'month', kind: 'date', numFmt: EXCEL_MONTH_FORMAT, value: () => month },
   ];
 }
 
-function hasValue<Row>(column: SheetColumn<Row>, rows: ReadonlyArray<Row>): boolean {
-  return rows.some((row) => cellValue(column.value(row), column.kind) !== null);
-}
-
 /** One-line, non-empty headers, numbered where a header repeats (ignoring case, as Excel does). */
-function uniqueHeaders<Row>(columns: ReadonlyArray<SheetColumn<Row>>): SheetColumn<Row>[] {
+function uniqueHeaders<Row>(columns: ReadonlyArray<WorkbookColumn<Row>>): WorkbookColumn<Row>[] {
   const taken = new Set<string>();
   return columns.map((column) => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: a table's column name is one line.
@@ -45,31 +45,34 @@ function uniqueHeaders<Row>(columns: ReadonlyArray<SheetColumn<Row>>): SheetColu
   });
 }
 
-/**
- * The columns of a table of `rows`: the stacking columns, then each of `columns` that has a value
- * in some row. A table without rows keeps all its columns (there is nothing to leave out for).
- */
+/** The columns of a table: the stacking columns, then each of `columns`. */
 export function tableColumns<Row>(
   model: ReportModel,
-  columns: ReadonlyArray<SheetColumn<Row>>,
-  rows: ReadonlyArray<Row>,
-): TableColumns<Row> {
-  const kept: SheetColumn<Row>[] = [];
-  const omitted: OmittedColumn[] = [];
-  for (const column of columns) {
-    if (rows.length === 0 || hasValue(column, rows)) kept.push(column);
-    else omitted.push({ header: column.header, reason: column.emptyReason ?? null });
-  }
-  return { columns: uniqueHeaders([...stackingColumns(model), ...kept]), omitted };
+  columns: ReadonlyArray<WorkbookColumn<Row>>,
+): WorkbookColumn<Row>[] {
+  return uniqueHeaders([...(stackingColumns(model) as WorkbookColumn<Row>[]), ...columns]);
 }
 
-/** The note under a table that names the columns left out and why; null when none was. */
-export function omittedNote(omitted: ReadonlyArray<OmittedColumn>): string | null {
-  if (omitted.length === 0) return null;
+/**
+ * The note that names the columns of a table without a value in any of its rows, with the reasons
+ * their sections give (`emptyReason`); null when every column has a value somewhere, or the table
+ * has no rows. `filled[j]` tells whether column j has a value in some row.
+ */
+export function emptyColumnsNote<Row>(
+  columns: ReadonlyArray<WorkbookColumn<Row>>,
+  filled: ReadonlyArray<boolean>,
+  rows: number,
+): string | null {
+  if (rows === 0) return null;
   const byReason = new Map<string | null, string[]>();
-  for (const { header, reason } of omitted) byReason.set(reason, [...(byReason.get(reason) ?? []), header]);
+  columns.forEach((column, j) => {
+    if (filled[j]) return;
+    const reason = column.emptyReason ?? null;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), column.header]);
+  });
+  if (byReason.size === 0) return null;
   const groups = [...byReason].map(([reason, headers]) =>
     reason ? `${headers.join(', ')} (${reason})` : headers.join(', '),
   );
-  return `Columns left out, as no row has a value in them: ${groups.join('; ')}.`;
+  return `No row has a value in: ${groups.join('; ')}.`;
 }

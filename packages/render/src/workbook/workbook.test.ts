@@ -22,6 +22,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const SHEETS = [
   'Summary',
+  // Sections without figures in the fixture (no store, no rollup, no directory): empty tables.
+  'Organizations',
+  'Trend',
   'Daily',
   'Weekly',
   'Users',
@@ -32,15 +35,24 @@ const SHEETS = [
   'MCP spellings',
   'Readiness',
   'Criteria',
+  'Teams',
+  'Chargeback',
   'Controls',
   'Definitions',
   'Data quality',
   'Data quality details',
+  'Rates',
+  'Notes',
 ];
+
+/** The sheets of sections without figures in the fixture. */
+const EMPTY_SECTIONS = ['Organizations', 'Trend', 'Teams', 'Chargeback'];
 
 /** The table name of each sheet (the README lists them). */
 const TABLES: Record<string, string> = {
   Summary: 'tbl_summary',
+  Organizations: 'tbl_organizations',
+  Trend: 'tbl_trend',
   Daily: 'tbl_daily',
   Weekly: 'tbl_weekly',
   Users: 'tbl_users',
@@ -51,10 +63,14 @@ const TABLES: Record<string, string> = {
   'MCP spellings': 'tbl_mcp_spellings',
   Readiness: 'tbl_readiness',
   Criteria: 'tbl_criteria',
+  Teams: 'tbl_teams',
+  Chargeback: 'tbl_chargeback',
   Controls: 'tbl_controls',
   Definitions: 'tbl_definitions',
   'Data quality': 'tbl_data_quality',
   'Data quality details': 'tbl_data_quality_details',
+  Rates: 'tbl_rates',
+  Notes: 'tbl_notes',
 };
 
 /** The letters of the n-th column (1 -> A), computed here rather than taken from the writer. */
@@ -85,7 +101,8 @@ describe('writeWorkbook read back by openpyxl', () => {
       expect(s.merged, s.name).toEqual([]);
       // The table's own filter replaces the sheet's.
       expect(s.autoFilter, s.name).toBeNull();
-      const rows = records(s).length;
+      // An empty table spans one empty row, as a new table in Excel does.
+      const rows = Math.max(1, records(s).length);
       expect(s.tables, s.name).toEqual({ [TABLES[s.name]!]: `A1:${letter(s.rows[0]!.length)}${rows + 1}` });
       expect(
         s.rows[0]!.every((c) => c.type === 's' && typeof c.value === 'string'),
@@ -94,20 +111,65 @@ describe('writeWorkbook read back by openpyxl', () => {
     }
   });
 
-  it('starts every table sheet with org_id and month, the same on every row', () => {
-    for (const s of sheets.filter((x) => x.name !== 'Summary')) {
+  it('starts every sheet, Summary, Rates and Notes included, with org_id and month (a date shown yyyy-mm), the same on every row', () => {
+    for (const s of sheets) {
       expect(
         s.rows[0]!.slice(0, 2).map((c) => c.value),
         s.name,
       ).toEqual(['org_id', 'month']);
       const rows = records(s);
-      expect(rows.length, s.name).toBeGreaterThan(0);
+      if (EMPTY_SECTIONS.includes(s.name)) expect(rows, s.name).toEqual([]);
+      else expect(rows.length, s.name).toBeGreaterThan(0);
       for (const r of rows) {
         expect(r.org_id!.value, s.name).toBe(model.organization.id);
         expect(r.org_id!.type, s.name).toBe('s');
-        expect(r.month!.value, s.name).toBe('2026-03');
+        expect(r.month!.value, s.name).toBe('2026-03-01T00:00:00');
+        expect(r.month!.isDate, s.name).toBe(true);
+        expect(r.month!.format, s.name).toBe('yyyy-mm');
       }
     }
+  });
+
+  it('writes the sheets of sections without figures as empty tables, each named on the Notes sheet', () => {
+    for (const name of EMPTY_SECTIONS) {
+      const s = sheet(sheets, name);
+      expect(s.maxRow, name).toBe(1);
+      expect(s.rows[0]!.length, name).toBeGreaterThan(2);
+    }
+    expect(
+      sheet(sheets, 'Trend')
+        .rows[0]!.map((c) => c.value)
+        .slice(0, 4),
+    ).toEqual(['org_id', 'month', 'trend_month', 'partial']);
+    const notes = records(sheet(sheets, 'Notes')).map((r) => [r.sheet!.value, r.note!.value]);
+    expect(notes.filter(([name]) => EMPTY_SECTIONS.includes(String(name)))).toEqual([
+      [
+        'Organizations',
+        'No rows: the section "Organizations" has no figures in this report (only a rollup of several organizations has them).',
+      ],
+      [
+        'Trend',
+        'No rows: the section "Trend" has no figures in this report (a trend is read from a store, with orgreport monthly --store).',
+      ],
+      [
+        'Teams',
+        'No rows: the section "Teams" has no figures in this report (teams come from a people directory, given with --directory).',
+      ],
+      [
+        'Chargeback',
+        'No rows: the section "Chargeback by cost center" has no figures in this report (cost centers come from a people directory, given with --directory).',
+      ],
+    ]);
+  });
+
+  it('states the price per credit, the price per seat and the currency on the Rates sheet', () => {
+    const rates = records(sheet(sheets, 'Rates'));
+    expect(rates.map((r) => [r.rate!.value, r.price!.value, r.currency!.value])).toEqual([
+      ['price_per_credit', 0.0001, 'EUR'],
+      // No chargeback (no directory): no seat price.
+      ['price_per_seat', null, null],
+    ]);
+    expect(rates[0]!.price!.format).toBe('#,##0.00##########');
   });
 
   it('sets the document properties', () => {
@@ -126,7 +188,7 @@ describe('writeWorkbook read back by openpyxl', () => {
 
   it('writes the Summary ids of docs/metrics.md with typed values, formats and formulas carrying results', () => {
     const rows = records(sheet(sheets, 'Summary'));
-    expect(Object.keys(rows[0]!)).toEqual(['id', 'label', 'value', 'previous', 'change']);
+    expect(Object.keys(rows[0]!)).toEqual(['org_id', 'month', 'id', 'label', 'value', 'previous', 'change']);
     const byId = new Map(rows.map((r) => [r.id!.value, r]));
     for (const f of model.figures) expect(byId.has(f.id), f.id).toBe(true);
 
@@ -141,12 +203,12 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(credits.value!.text).toBe(formatFigure(model.figures.find((f) => f.id === 'credits')!));
 
     const stickiness = byId.get('stickiness')!;
-    expect(stickiness.value!.value).toMatch(/^=IF\(C\d+=0,"",C\d+\/C\d+\)$/);
+    expect(stickiness.value!.value).toMatch(/^=IF\(E\d+=0,"",E\d+\/E\d+\)$/);
     expect(stickiness.value!.format).toBe('#,##0.0%');
     expect(stickiness.value!.text).toBe(formatFigure(model.figures.find((f) => f.id === 'stickiness')!));
 
     const sessions = byId.get('sessions')!; // previous equals value: change 0 recomputed by formula
-    expect(sessions.change!.value).toMatch(/^=IF\(OR\(D\d+="",D\d+=0\),"",\(C\d+-D\d+\)\/ABS\(D\d+\)\)$/);
+    expect(sessions.change!.value).toMatch(/^=IF\(OR\(F\d+="",F\d+=0\),"",\(E\d+-F\d+\)\/ABS\(F\d+\)\)$/);
     expect(sessions.change!.result).toBe(0);
 
     const messages = byId.get('messages')!; // previous 0: change n/a, an empty cell
@@ -155,8 +217,12 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(byId.get('output_tokens')!.previous!.result).toBeNull();
 
     const cost = byId.get('cost')!;
+    const creditsRow = rows.indexOf(credits) + 2;
     expect(cost.value!.format).toBe('#,##0.00 "EUR"');
-    expect(cost.value!.result).toBeCloseTo((credits.value!.result as number) * 0.0001, 6);
+    expect(cost.value!.value).toBe(`=ROUND(E${creditsRow}*0.0001,2)`);
+    // Money to the cent: the fixture's 3,133,039 credits at 0.0001 are 313.3039, stored 313.30.
+    expect(credits.value!.result).toBe(3_133_039);
+    expect(cost.value!.result).toBe(313.3);
   });
 
   it('caches, for every formula over the Daily sheet, what the formula computes from the Daily cells', () => {
@@ -280,7 +346,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(texts).toContain(HOSTILE_STRINGS.script);
     expect(texts).toContain(HOSTILE_STRINGS.long);
     const users = records(sheet(sheets, 'Users'));
-    expect(users[0]!.cost!.format).toBe('#,##0.00 "EUR"');
+    expect(users[0]!.credit_cost!.format).toBe('#,##0.00 "EUR"');
     expect(users[0]!.credits!.format).toBe('#,##0');
   });
 
@@ -417,8 +483,8 @@ describe('writeWorkbook read back by ExcelJS', () => {
     expect(daily.getCell('E2').numFmt).toBe('#,##0');
 
     const summary = book.getWorksheet('Summary')!;
-    const credits = summary.getColumn(1).values.indexOf('credits');
-    expect(summary.getCell(credits, 3).value).toEqual({
+    const credits = summary.getColumn(3).values.indexOf('credits');
+    expect(summary.getCell(credits, 5).value).toEqual({
       formula: "SUM('Daily'!E2:E32)",
       result: model.credits.total,
     });
@@ -437,7 +503,7 @@ function letterIndex(col: string): number {
 }
 
 describe('columns without any value', () => {
-  it('are left out of the table, and a note under it names them with the reason', async () => {
+  it('stay in the table, empty, and a row of the Notes sheet names them with the reason', async () => {
     const full = makeFixtureModel();
     const noLimits = {
       ...full,
@@ -451,25 +517,39 @@ describe('columns without any value', () => {
     };
     const file = join(scratch, 'no-limits.xlsx');
     await writeWorkbook(noLimits, file);
-    const users = sheet(readWithOpenpyxl(file), 'Users');
+    const sheets = readWithOpenpyxl(file);
+    const withLimits = join(scratch, 'with-limits.xlsx');
+    await writeWorkbook(full, withLimits);
+    const users = sheet(sheets, 'Users');
     const header = users.rows[0]!.map((c) => c.value);
+    // The same columns as the workbook of a month with limits: the tables stack.
+    expect(header).toEqual(sheet(readWithOpenpyxl(withLimits), 'Users').rows[0]!.map((c) => c.value));
     for (const column of ['credit_limit', 'limit_utilization', 'over_80', 'over_100']) {
-      expect(header).not.toContain(column);
+      expect(header).toContain(column);
+      expect(records(users).every((r) => r[column]!.value === null)).toBe(true);
     }
-    expect(header).toContain('autonomy');
     expect(users.tables).toEqual({ tbl_users: `A1:${letter(header.length)}${full.users.length + 1}` });
-    expect(noteUnder(users)).toBe(
-      'Columns left out, as no row has a value in them: credit_limit, limit_utilization, over_80, over_100' +
+    // Nothing under the table: the sheet ends with its last row.
+    expect(users.maxRow).toBe(full.users.length + 1);
+    expect(noteUnder(users)).toBeNull();
+    // Nor has the fixture a directory (no name, team, cost center) or a price (no cost).
+    expect(records(sheet(sheets, 'Notes')).map((r) => [r.sheet!.value, r.note!.value])).toContainEqual([
+      'Users',
+      'No row has a value in: name, team, cost_center, credit_cost; credit_limit, limit_utilization, over_80, over_100' +
         ' (no credit limit is known for any user: the report was built without credit limits).',
-    );
+    ]);
   });
 
-  it('stay when some row has a value; a flag of a user without a limit is an empty cell', async () => {
+  it('hold a value where a row has one; a flag of a user without a limit is an empty cell', async () => {
     const file = join(scratch, 'limits-known.xlsx');
     const model = makeFixtureModel();
     await writeWorkbook(model, file);
-    const users = sheet(readWithOpenpyxl(file), 'Users');
-    expect(noteUnder(users)).toBeNull();
+    const sheets = readWithOpenpyxl(file);
+    const users = sheet(sheets, 'Users');
+    const notes = records(sheet(sheets, 'Notes')).filter((r) => r.sheet!.value === 'Users');
+    expect(notes.map((r) => r.note!.value)).toEqual([
+      'No row has a value in: name, team, cost_center, credit_cost.',
+    ]);
     const rows = records(users);
     const limited = model.users.findIndex((u) => u.credit_limit !== null);
     const unlimited = model.users.findIndex((u) => u.credit_limit === null);
@@ -480,8 +560,23 @@ describe('columns without any value', () => {
   });
 });
 
+describe('money', () => {
+  it('is stored rounded to the cent, half a cent away from zero', async () => {
+    const model = makeFixtureModel({ pricing: { pricePerCredit: 0.000_003_7, currency: 'USD' } });
+    const file = join(scratch, 'cents.xlsx');
+    await writeWorkbook(model, file);
+    const users = records(sheet(readWithOpenpyxl(file), 'Users'));
+    expect(users).toHaveLength(model.users.length);
+    for (const [i, u] of model.users.entries()) {
+      // Worked out in integers, away from floating point: credits x 37 / 100,000 cents, half up.
+      const cents = Math.floor((u.credits * 37 + 50_000) / 100_000);
+      expect(users[i]!.credit_cost!.value, u.user_id).toBe(cents / 100);
+    }
+  });
+});
+
 describe('sections that compute figures', () => {
-  it('write their sheets only when they have figures; their own month and org id follow the report’s', async () => {
+  it('write their rows when they have figures, and empty tables otherwise; their own month and org id follow the report’s', async () => {
     const base = makeFixtureModel();
     const trendRow = {
       month: '2026-09',
@@ -510,13 +605,13 @@ describe('sections that compute figures', () => {
     await writeWorkbook(model, file);
     const sheets = readWithOpenpyxl(file);
     expect(sheets.map((s) => s.name).slice(0, 3)).toEqual(['Summary', 'Organizations', 'Trend']);
-    const header = (name: string) => sheet(sheets, name).rows[0]!.map((c) => c.value);
-    expect(header('Trend').slice(0, 4)).toEqual(['org_id', 'month', 'trend_month', 'partial']);
+    const header = (s: PySheet[], name: string) => sheet(s, name).rows[0]!.map((c) => c.value);
+    expect(header(sheets, 'Trend').slice(0, 4)).toEqual(['org_id', 'month', 'trend_month', 'partial']);
     expect(records(sheet(sheets, 'Trend')).map((r) => [r.month!.value, r.trend_month!.value])).toEqual([
-      [base.period.month, '2026-09'],
-      [base.period.month, base.period.month],
+      ['2026-03-01T00:00:00', '2026-09'],
+      ['2026-03-01T00:00:00', base.period.month],
     ]);
-    expect(header('Organizations').slice(0, 4)).toEqual([
+    expect(header(sheets, 'Organizations').slice(0, 4)).toEqual([
       'org_id',
       'month',
       'organization_id',
@@ -529,9 +624,13 @@ describe('sections that compute figures', () => {
 
     const without = join(scratch, 'no-trend.xlsx');
     await writeWorkbook(base, without);
-    const names = readWithOpenpyxl(without).map((s) => s.name);
-    expect(names).not.toContain('Trend');
-    expect(names).not.toContain('Organizations');
+    const bare = readWithOpenpyxl(without);
+    // The same sheets and columns, without rows.
+    expect(bare.map((s) => s.name)).toEqual(sheets.map((s) => s.name));
+    for (const name of ['Trend', 'Organizations']) {
+      expect(header(bare, name), name).toEqual(header(sheets, name));
+      expect(records(sheet(bare, name)), name).toEqual([]);
+    }
   });
 });
 

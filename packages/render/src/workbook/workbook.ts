@@ -1,12 +1,17 @@
 /**
  * The finance workbook, written with ExcelJS's streaming writer: each configured section writes its
- * sheets (tables, or a sheet of figures) in section order. The built-in sections' are `Summary`
- * (summary), `Daily` and `Weekly` (usage), `Users`, `User languages` and `Dormant seats` (adoption),
- * `Models`, `Tools` and `MCP spellings` (tools), `Readiness` and `Criteria` (readiness), `Controls`,
- * `Definitions`, `Data quality` and `Data quality details`; `Organizations` (rollup) and `Trend`
- * (trend) when their sections have figures. Every sheet is an Excel table named after
- * it (`tbl_users`); a table sheet's rows start with `org_id` and `month`, so that the workbooks of
- * several months and organizations stack.
+ * sheets (tables, or a sheet of figures) in section order, then come the writer's own `Rates` and
+ * `Notes` (own-sheets.ts). The built-in sections' are `Summary` (summary), `Organizations` (rollup),
+ * `Trend` (trend), `Daily` and `Weekly` (usage), `Users`, `User languages` and `Dormant seats`
+ * (adoption), `Models`, `Tools` and `MCP spellings` (tools), `Readiness` and `Criteria` (readiness),
+ * `Teams`, `Chargeback`, `Controls`, `Definitions`, `Data quality` and `Data quality details`.
+ *
+ * Workbooks stack: every workbook of the same sections has the same sheets and the same columns,
+ * whatever the month, the scope or the data. A section without figures in this report (a trend
+ * without a store, a rollup's organizations in an ordinary report, teams without a directory) writes
+ * its sheets as empty tables, and a column without a value in any row stays, empty; the Notes sheet
+ * says so. Every sheet is an Excel table named after it (`tbl_users`) whose rows start with `org_id`
+ * and `month` (the month's first day as a date, shown `yyyy-mm`).
  */
 
 import {
@@ -14,14 +19,21 @@ import {
   type ReportModel,
   type ReportSection,
   resolveSections,
-  type SheetColumn,
   sectionData,
 } from '@orgreport/metrics';
 import { reportTitle } from '../internal/report-view.ts';
 import { type DataSheetPart, sheetParts, writeDataSheet } from './data-sheet.ts';
+import {
+  NOTE_COLUMNS,
+  NOTES_SHEET,
+  type NoteRow,
+  RATE_COLUMNS,
+  RATES_SHEET,
+  rateRows,
+} from './own-sheets.ts';
 import { SheetNames } from './sheet-names.ts';
 import { type DailySheetRef, writeSummarySheet } from './summary-sheet.ts';
-import { omittedNote, tableColumns } from './table-columns.ts';
+import { emptyColumnsNote, tableColumns, type WorkbookColumn } from './table-columns.ts';
 import { TableNames } from './table-names.ts';
 import { XlsxPackage } from './xlsx-package.ts';
 
@@ -40,12 +52,27 @@ export interface WorkbookOptions {
 /** A sheet of the workbook with its names claimed, ready to write. */
 type PlannedSheet =
   | { figures: FiguresSheet; part: { sheet: string; table: string } }
-  | {
-      parts: DataSheetPart[];
-      columns: SheetColumn<unknown>[];
-      rows: readonly unknown[];
-      note: string | null;
-    };
+  | { parts: DataSheetPart[]; columns: WorkbookColumn<unknown>[]; rows: readonly unknown[] };
+
+/** Why a built-in section can have no figures in a report (the note of its empty sheets). */
+const NO_DATA_REASONS: Readonly<Record<string, string>> = {
+  trend: 'a trend is read from a store, with orgreport monthly --store',
+  rollup: 'only a rollup of several organizations has them',
+  teams: 'teams come from a people directory, given with --directory',
+  chargeback: 'cost centers come from a people directory, given with --directory',
+};
+
+/** The note of a sheet whose section has no figures in this report. */
+function noDataNote(section: ReportSection): string {
+  const reason = NO_DATA_REASONS[section.id];
+  return `No rows: the section "${section.title}" has no figures in this report${reason ? ` (${reason})` : ''}.`;
+}
+
+/** The note of a table that continues on further sheets. */
+function continuedNote(parts: ReadonlyArray<DataSheetPart>): string {
+  const rest = parts.slice(1);
+  return `The table continues on ${rest.map((p) => `${p.sheet} (${p.table})`).join(', ')}: a sheet holds at most ${parts[0]!.end - parts[0]!.start} rows.`;
+}
 
 /** The title, subject, author and dates of the workbook's document properties. */
 function setProperties(xlsx: XlsxPackage, model: ReportModel): void {
@@ -94,23 +121,33 @@ export async function writeWorkbook(
   const priced: ReportModel = { ...model, pricing };
 
   // Every name is claimed before anything is written, so that a sheet of figures knows where the
-  // daily series is, whatever the sheets' order.
+  // daily series is, whatever the sheets' order. The writer's own sheets claim theirs first: their
+  // names stay the same whatever a section calls its sheets.
   const names = { sheets: new SheetNames(), tables: new TableNames() };
-  const planned = resolveSections(options.sections)
+  const own = (title: string, rows: number) => sheetParts(title, rows, names, options.maxRowsPerSheet);
+  const rates = rateRows(model, price, currency);
+  const ratesParts = own(RATES_SHEET, rates.length);
+  const notesName = names.sheets.claim(NOTES_SHEET);
+  const notesTable = names.tables.claim(notesName);
+  const notes: NoteRow[] = [];
+
+  const planned = resolveSections(options.sections).flatMap((section) => {
     // A section that computes figures and has none (a trend without a store, a rollup's organizations
-    // in an ordinary report) has no sheet, as it has no page.
-    .filter((section) => !(section.compute && sectionData(model, section) === null))
-    .flatMap((section) => section.sheets ?? [])
-    .map((sheet): PlannedSheet => {
+    // in an ordinary report) writes its sheets all the same, as empty tables: the workbooks stack.
+    const empty = Boolean(section.compute) && sectionData(model, section) === null;
+    return (section.sheets ?? []).map((sheet): PlannedSheet => {
       if ('figures' in sheet) {
         const name = names.sheets.claim(sheet.name);
+        if (empty) notes.push({ sheet: name, note: noDataNote(section) });
         return { figures: sheet, part: { sheet: name, table: names.tables.claim(name) } };
       }
-      const rows = sheet.rows(priced) as readonly unknown[];
-      const { columns, omitted } = tableColumns(priced, sheet.columns(priced), rows);
+      const rows = empty ? [] : (sheet.rows(priced) as readonly unknown[]);
+      const columns = tableColumns(priced, sheet.columns(priced)) as WorkbookColumn<unknown>[];
       const parts = sheetParts(sheet.name, rows.length, names, options.maxRowsPerSheet);
-      return { parts, columns, rows, note: omittedNote(omitted) };
+      if (empty) notes.push({ sheet: parts[0]!.sheet, note: noDataNote(section) });
+      return { parts, columns, rows };
     });
+  });
   const daily = dailySheetRef(planned, priced);
 
   const xlsx = new XlsxPackage(file);
@@ -119,9 +156,16 @@ export async function writeWorkbook(
     if ('figures' in sheet) {
       const figures = { ...priced, figures: [...sheet.figures.figures(priced)] };
       await writeSummarySheet(xlsx, sheet.part, figures, daily, pricing);
-    } else {
-      await writeDataSheet(xlsx, sheet.parts, sheet.columns, sheet.rows, { currency, note: sheet.note });
+      continue;
     }
+    const filled = await writeDataSheet(xlsx, sheet.parts, sheet.columns, sheet.rows, { currency });
+    const first = sheet.parts[0]!.sheet;
+    if (sheet.parts.length > 1) notes.push({ sheet: first, note: continuedNote(sheet.parts) });
+    const emptyColumns = emptyColumnsNote(sheet.columns, filled, sheet.rows.length);
+    if (emptyColumns) notes.push({ sheet: first, note: emptyColumns });
   }
+  await writeDataSheet(xlsx, ratesParts, tableColumns(priced, RATE_COLUMNS), rates, { currency });
+  const notesParts = [{ sheet: notesName, table: notesTable, start: 0, end: notes.length }];
+  await writeDataSheet(xlsx, notesParts, tableColumns(priced, NOTE_COLUMNS), notes, { currency });
   await xlsx.commit();
 }

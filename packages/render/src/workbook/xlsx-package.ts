@@ -7,10 +7,12 @@
  * has tables, but holds every cell as an object: five times the time and seven times the memory of
  * the streaming writer for 100,000 rows. The streaming writer's own row and cell objects still cost
  * six times the XML they make: a sheet's rows can be written as XML into its part instead
- * ({@link XlsxPackage.rowSink}), and the shared strings' part is written here.
+ * ({@link XlsxPackage.rowSink}), and the shared strings' part is written here. The parts' streams
+ * are plain pass-through streams (ExcelJS's own copy every byte into buffers of their own), and the
+ * shared strings are found in a Map (ExcelJS's object of 200,000 strings is several times slower).
  */
 /// <reference path="./exceljs-writer.d.ts" />
-import { Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import type ExcelJS from 'exceljs';
 // The writer alone: the package's entry loads its readers too (unzipper, sax, ...), about three
 // times the load time, on a thread that only writes.
@@ -46,12 +48,82 @@ interface PartSink {
 /** A cell style as ExcelJS takes it. */
 export type CellStyle = Partial<ExcelJS.Style>;
 
+/** The shared strings' registry as ExcelJS's writer uses it (`utils/shared-strings.js`). */
+interface SharedStringRegistry {
+  add(text: string): number;
+  readonly values: readonly unknown[];
+  readonly count: number;
+  readonly totalRefs: number;
+  getString(index: number): unknown;
+}
+
 /** ExcelJS's registries of the workbook's styles and shared strings, which its own parts are written from. */
 interface WriterRegistries {
   styles: { addStyleModel(style: CellStyle, type: ExcelJS.ValueType): number };
-  sharedStrings: { add(text: string): number; readonly values: readonly unknown[] };
+  sharedStrings: SharedStringRegistry;
   /** Appends the shared strings' part, from `sharedStrings`, when there is any. */
   addSharedStrings(): Promise<void>;
+  /** Opens the stream of a part ExcelJS writes as it goes (a sheet, its relationships), appended to the zip. */
+  _openStream(path: string): NodeJS.WritableStream;
+}
+
+/** ExcelJS's shared strings, the same indices in the same order, kept in a Map. */
+class SharedStrings implements SharedStringRegistry {
+  private readonly index = new Map<string, number>();
+  private readonly list: string[] = [];
+  private refs = 0;
+
+  add(text: string): number {
+    this.refs++;
+    let i = this.index.get(text);
+    if (i === undefined) {
+      i = this.list.length;
+      this.index.set(text, i);
+      this.list.push(text);
+    }
+    return i;
+  }
+
+  get values(): readonly string[] {
+    return this.list;
+  }
+
+  get count(): number {
+    return this.list.length;
+  }
+
+  get totalRefs(): number {
+    return this.refs;
+  }
+
+  getString(index: number): string | undefined {
+    return this.list[index];
+  }
+}
+
+/**
+ * The stream of a part ExcelJS writes as it goes: what is written passes to the zip as it is.
+ * ExcelJS writes text, and its reused `StringBuf`s, whose bytes are copied. Like ExcelJS's own, it
+ * holds what the zip has not taken yet (the zip takes one part after the other) and ends when
+ * written: ExcelJS waits for its sheets' streams to end before it writes the rest of the package.
+ * ExcelJS pauses a sheet's stream once it is opened (so that its own emits no data before the zip
+ * reads it): this one is already piped into the zip by then, and goes on flowing.
+ */
+function partStream(): PassThrough {
+  const stream = new PassThrough({ readableHighWaterMark: Number.MAX_SAFE_INTEGER });
+  stream.pause = () => stream;
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(
+      typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk : (chunk as StringBuf).toBuffer(),
+      ...rest,
+    )) as PassThrough['write'];
+  return stream;
+}
+
+/** ExcelJS's `StringBuf`: its `toBuffer()` is a copy of the bytes written so far. */
+interface StringBuf {
+  toBuffer(): Buffer;
 }
 
 /**
@@ -59,7 +131,7 @@ interface WriterRegistries {
  * rows not committed yet, from row `_rowZero` on.
  */
 interface SheetStream {
-  stream: { write(xml: string): unknown };
+  stream: { write(chunk: string | Uint8Array): unknown };
   /** Whether the sheet's data (`<sheetData>`) is open: once its first row is committed. */
   startedData: boolean;
   _rows: unknown[];
@@ -76,8 +148,8 @@ export interface SheetRowSink {
   styleId(style: CellStyle, value: ExcelJS.CellValue): number;
   /** The index of `text` in the workbook's shared strings, added when new. */
   sharedString(text: string): number;
-  /** Appends `<row>` elements to the sheet's data. */
-  write(xml: string): void;
+  /** Appends `<row>` elements to the sheet's data, as bytes (ASCII: their text is in the shared strings). */
+  write(xml: Uint8Array): void;
   /** Declares the rows before `row` written: ExcelJS's next rows are from `row` on. */
   end(row: number): void;
 }
@@ -215,6 +287,14 @@ export class XlsxPackage {
     // The shared strings' part is written here: ExcelJS's writer takes as long as the data sheets'
     // cells (the 10k-user workbook has about 20,000 strings), and its carriage returns need escaping.
     const registries = this.workbook as unknown as WriterRegistries;
+    registries.sharedStrings = new SharedStrings();
+    registries._openStream = (path) => {
+      const stream = partStream();
+      zip.append(stream, { name: path });
+      // ExcelJS waits for 'zipped' when it commits its sheets: the stream has ended then.
+      stream.on('finish', () => stream.emit('zipped'));
+      return stream;
+    };
     const addSharedStrings = registries.addSharedStrings.bind(registries);
     registries.addSharedStrings = async () => {
       const { values } = registries.sharedStrings;
@@ -252,7 +332,7 @@ export class XlsxPackage {
       styleId: (style, value) => styles.addStyleModel(style, valueType(value)),
       sharedString: (text) => sharedStrings.add(text),
       write: (xml) => {
-        if (xml) stream.write(xml);
+        if (xml.length > 0) stream.write(xml);
       },
       end: (row) => {
         if (!committed()) throw new Error(`sheet ${sheet.name}: a row was added amid rows written as XML`);
