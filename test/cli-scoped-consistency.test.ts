@@ -72,7 +72,7 @@ function membership(rows: readonly Row[], scope: string): (email: string, day: s
     if (kind === 'cost-center') return row.costCenter === name;
     // A manager's scope: everyone whose chain of managers that day reaches them.
     let at: Row | undefined = row;
-    for (let depth = 0; at && at.manager && depth < 50; depth++) {
+    for (let depth = 0; at?.manager && depth < 50; depth++) {
       if (at.manager === name.toLowerCase()) return true;
       at = rowOn(at.manager, day);
     }

@@ -94,7 +94,10 @@ describe("a manager's short report", () => {
     for (const model of models) {
       const manager = model.scope!.manager!.email;
       const mail = smtp.received.find((m) => m.recipients.map((r) => r.toLowerCase()).includes(manager));
-      expect(mail, `${manager} among ${smtp.received.map((m) => m.recipients.join(',')).join(' ')}`).toBeDefined();
+      expect(
+        mail,
+        `${manager} among ${smtp.received.map((m) => m.recipients.join(',')).join(' ')}`,
+      ).toBeDefined();
       const text = mail!.parsed.text ?? '';
       const credits = model.figures.find((f) => f.id === 'credits')!.value!;
       expect(text, manager).toContain(`Credits consumed: ${credits.toLocaleString('en-US')}`);
