@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readExamples } from './docs-examples/markers.ts';
+import { checkTwins, readExamples } from './docs-examples/markers.ts';
 import { runPage } from './docs-examples/runner.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -46,6 +46,13 @@ describe('the example runner', () => {
       'test/fixtures/docs-examples/unmarked.md:7: the example marker cannot be read: prints takes a quoted text: prints "0 sent" (got 0 sent)',
     ]);
     expect(page.blocks.map((b) => b.marker?.run)).toEqual([undefined, undefined, false]);
+  });
+
+  it('holds an example said to run elsewhere to a twin there that runs', () => {
+    const twin = fixture('twin.md');
+    expect(checkTwins([twin, fixture('passing.md')])).toEqual([
+      'test/fixtures/docs-examples/twin.md:15: this example is said to run as in test/fixtures/docs-examples/passing.md, but no example there that runs has the same commands',
+    ]);
   });
 
   describe('on a page that passes', () => {

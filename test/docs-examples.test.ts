@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readExamples } from './docs-examples/markers.ts';
+import { checkTwins, readExamples } from './docs-examples/markers.ts';
 import { manualPages } from './docs-examples/pages.ts';
 import { runPage } from './docs-examples/runner.ts';
 
@@ -19,8 +19,9 @@ const runnable = pages.filter((p) => p.blocks.some((b) => b.marker?.run));
 const slots = semaphore(2);
 
 describe('the examples of the README and the manual', () => {
-  it('are each marked, run or not run, when they run against the demo', () => {
+  it('are each marked when they run against the demo, and run where they say they run', () => {
     expect(pages.flatMap((p) => p.problems)).toEqual([]);
+    expect(checkTwins(pages)).toEqual([]);
     expect(runnable.map((p) => p.page)).toContain('README.md');
   });
 

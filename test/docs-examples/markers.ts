@@ -4,6 +4,7 @@
  *
  *   <!-- example: run; prints "0 sent"; creates reports/outbox; needs slack -->
  *   <!-- example: not run (needs a real API key) -->
+ *   <!-- example: same as README.md -->
  *
  * Directives of a run, separated by `;`: `prints "TEXT"` (the output holds TEXT), `creates PATH`
  * (a file or folder, `*` within a name), `exits N` (default 0), `needs SERVICE` (a server on
@@ -25,6 +26,8 @@ export interface RunMarker {
 export interface SkipMarker {
   run: false;
   reason: string;
+  /** The page (repository path) where the same example runs: its commands, comments aside, are equal. */
+  sameAs?: string;
 }
 
 export interface CodeBlock {
@@ -52,12 +55,16 @@ const DEFAULT_TIMEOUT_SECONDS = 240;
 /** Reads the marker's text after `example:`; throws with what is wrong. */
 export function parseMarker(text: string): RunMarker | SkipMarker {
   const trimmed = text.trim();
+  const same = /^same as (\S+)$/.exec(trimmed);
+  if (same) return { run: false, reason: `runs as in ${same[1]}`, sameAs: same[1]! };
   const skip = /^not run\s*\((.+)\)$/.exec(trimmed);
   if (skip) return { run: false, reason: skip[1]!.trim() };
   if (trimmed.startsWith('not run')) throw new Error('"not run" needs its reason in brackets: not run (why)');
   const directives = splitDirectives(trimmed);
   if (directives[0] !== 'run') {
-    throw new Error(`a marker starts with "run" or "not run (why)" (got "${directives[0] ?? ''}")`);
+    throw new Error(
+      `a marker is "run ...", "not run (why)" or "same as PAGE" (got "${directives[0] ?? ''}")`,
+    );
   }
   const marker: RunMarker = {
     run: true,
@@ -154,4 +161,35 @@ export function readExamples(page: string, text: string): PageExamples {
     i = last;
   }
   return { page, blocks, problems };
+}
+
+/** A block's commands without their comments, to compare an example with its twin. */
+function commands(code: string): string {
+  return code
+    .split('\n')
+    .map((line) => line.replace(/(^|\s+)#\s.*$/, '').trimEnd())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/**
+ * Examples marked `same as PAGE`: each must have a twin on PAGE that runs (the same commands,
+ * comments aside), so that running it once checks both.
+ */
+export function checkTwins(pages: PageExamples[]): string[] {
+  const problems: string[] = [];
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (block.marker?.run !== false || block.marker.sameAs === undefined) continue;
+      const twin = pages
+        .find((p) => p.page === block.marker?.sameAs)
+        ?.blocks.find((b) => b.marker?.run === true && commands(b.code) === commands(block.code));
+      if (!twin) {
+        problems.push(
+          `${page.page}:${block.line}: this example is said to run as in ${block.marker.sameAs}, but no example there that runs has the same commands`,
+        );
+      }
+    }
+  }
+  return problems;
 }
