@@ -213,9 +213,10 @@ describe('active users, stickiness, seats and limits', () => {
   });
 
   it('counts seats existing on the last day, their utilization and dormant seats', () => {
-    expect(model.seats).toMatchObject({ seats: 3, active_users: 2, dormant: 1, reclaim_candidates: 1 });
+    // Without a month before there is no second idle month: no seat is a candidate to reclaim.
+    expect(model.seats).toMatchObject({ seats: 3, active_users: 2, dormant: 1, reclaim_candidates: 0 });
     expect(model.seats.utilization).toBeCloseTo(2 / 3, 12);
-    // c has rows but no activity in any fetched day: dormant, and a candidate to reclaim.
+    // c has rows but no activity in any fetched day: dormant.
     expect(model.seats.dormant_users).toEqual([
       {
         id: 'c',
@@ -224,9 +225,31 @@ describe('active users, stickiness, seats and limits', () => {
         created_at: null,
         last_active: null,
         last_sign_in: null,
-        reclaim: true,
+        reclaim: false,
       },
     ]);
+  });
+
+  it('names each user by their organization user (by id, else by e-mail in any case)', () => {
+    const named = buildReportModel(
+      buildSnapshot({
+        month: '2026-03',
+        noComparison: true,
+        userDays: [
+          userDay('a', '2026-03-02', { user_email: 'A@Example.test', tool_calls: 1 }),
+          userDay('b', '2026-03-02', { user_email: 'b@example.test', tool_calls: 1 }),
+          userDay('n', '2026-03-02', { user_email: 'n@example.test', tool_calls: 1 }),
+        ],
+        orgUsers: [
+          { id: 'a', email: 'other@example.test', firstName: 'Amari', lastName: 'Thompson' },
+          { id: 'b-other-id', email: 'B@example.test', firstName: ' Bo ', lastName: 'Li' },
+          { id: 'n', email: 'n@example.test' },
+        ],
+      }),
+      OPTIONS,
+    );
+    const name = (id: string) => named.users.find((u) => u.user_id === id)?.name;
+    expect([name('a'), name('b'), name('n')]).toEqual(['Amari Thompson', 'Bo Li', null]);
   });
 
   it('shows credits against limits with 80 % and 100 % flags, and cost only with a price', () => {
@@ -248,6 +271,35 @@ describe('active users, stickiness, seats and limits', () => {
     expect(unpriced.pricing).toBeNull();
     expect(unpriced.users.every((u) => u.cost === null)).toBe(true);
     expect(unpriced.credits.cost).toBeNull();
+  });
+});
+
+describe('seats to reclaim', () => {
+  // October 2026 against September: a seat is one to reclaim only when it existed before September
+  // began and had no activity in either month.
+  const model = buildReportModel(
+    buildSnapshot({
+      month: '2026-10',
+      userDays: [
+        userDay('used', '2026-10-05', { tool_calls: 3 }),
+        userDay('idle-since-october', '2026-09-20', { tool_calls: 1 }),
+      ],
+      orgUsers: [
+        { id: 'used', email: 'used@example.test', createdAt: '2026-01-20T00:00:00Z' },
+        { id: 'idle-since-october', email: 'i@example.test', createdAt: '2026-01-20T00:00:00Z' },
+        { id: 'old-idle', email: 'o@example.test', createdAt: '2026-08-31T23:59:59Z' },
+        { id: 'no-date', email: 'd@example.test' },
+        { id: 'new-in-september', email: 's@example.test', createdAt: '2026-09-01T00:00:00Z' },
+        { id: 'new-last-week', email: 'w@example.test', createdAt: '2026-10-29T09:00:00Z' },
+      ],
+    }),
+    OPTIONS,
+  );
+
+  it('are the seats idle two whole months, never a seat created since the month before began', () => {
+    const reclaim = model.seats.dormant_users.filter((d) => d.reclaim).map((d) => d.id);
+    expect(reclaim.sort()).toEqual(['no-date', 'old-idle']);
+    expect(model.seats).toMatchObject({ seats: 6, dormant: 5, reclaim_candidates: 2 });
   });
 });
 

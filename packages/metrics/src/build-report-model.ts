@@ -7,7 +7,14 @@
 import type { MonthPeriod, Snapshot } from '@orgreport/api-core';
 import { applyScope } from './internal/apply-scope.ts';
 import { computeRun, sharedOf } from './internal/run.ts';
-import { reportScope, SCOPE_DEFINITIONS, scopedFigures, scopedInputs } from './internal/scoped-report.ts';
+import {
+  reportScope,
+  SCOPE_DEFINITIONS,
+  scopedChangeFacts,
+  scopedFigures,
+  scopedInputs,
+} from './internal/scoped-report.ts';
+import { namesOf } from './internal/transforms/people-names.ts';
 import {
   type DataQualityFinding,
   REPORT_MODEL_VERSION,
@@ -65,6 +72,8 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     shared: sharedOf(run),
     inputs: scoped ? scopedInputs(options.inputs ?? {}, scoped.scope) : (options.inputs ?? {}),
     scope: scoped?.scope ?? null,
+    organization: (scoped && organization) || null,
+    sections: [...BUILTIN_SECTIONS, ...added],
   };
 
   // The built-in sections compute the model's members from what is shared; the model is not built yet.
@@ -129,7 +138,11 @@ export function buildReportModel(snapshot: Snapshot, options: ReportOptions): Re
     ),
   };
   if (scoped) {
-    model.scope = reportScope(scoped.scope, [...BUILTIN_SECTIONS, ...added], modeOf);
+    model.scope = reportScope(scoped.scope, [...BUILTIN_SECTIONS, ...added], modeOf, {
+      organization,
+      nameOf: namesOf(snapshot.orgUsers),
+    });
+    model.whatChanged = scopedChangeFacts(run.whatChanged, model.figures);
     model.definitions.push(...SCOPE_DEFINITIONS.map((d) => ({ ...d })));
   }
   const ownData = [...builtin].filter(([id, data]) => !memberOf(id) && data !== null && data !== undefined);

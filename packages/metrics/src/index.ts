@@ -92,9 +92,18 @@ export {
   type ValueKind,
 } from './section.ts';
 export {
+  type ActionFact,
+  BRIEF_FIGURES,
+  type BriefSection,
+} from './sections/brief/index.ts';
+export type { GuideSection } from './sections/guide/index.ts';
+export {
   BUILTIN_SECTION_IDS,
   BUILTIN_SECTIONS,
   isBuiltinSection,
   resolveSections,
   sectionData,
+  shortSections,
 } from './sections/index.ts';
+export type { OrganizationContextSection } from './sections/organization-context/index.ts';
+export type { PeopleSection, PersonRef, PersonRow } from './sections/people/index.ts';

@@ -128,6 +128,26 @@ export interface ReportScope {
   organizationSections: string[];
   /** Sections left out of a scoped report. */
   omittedSections: string[];
+  /**
+   * The parts of sections the API gives for the whole organization only (`tools.top`,
+   * `clients`, ...): empty in this model, shown as the organization's on its context page.
+   */
+  organizationOnly: string[];
+  /** For a manager's scope: the manager, by name where the organization's users give one. */
+  manager?: { email: string; name: string | null };
+}
+
+/**
+ * A block of the organization-context page of a scoped report: figures the API gives for the whole
+ * organization only, read from the organization's model and labelled as its own.
+ */
+export interface ContextBlock {
+  /** The section part it shows (`tools.top`). */
+  id: string;
+  title: string;
+  rows: Array<{ label: string; value: number | null; kind: 'integer' | 'decimal' | 'share' }>;
+  /** A line under the block. */
+  note?: string;
 }
 
 /**
@@ -342,8 +362,9 @@ export interface ModelCreditsRow {
   model_id: string;
   model_tier: string;
   credits: number;
-  input_tokens: number;
-  output_tokens: number;
+  /** Null in a scoped report: the per-user rows carry credits, not tokens. */
+  input_tokens: number | null;
+  output_tokens: number | null;
   share: number | null;
   /** credits x price; null when no price is configured. */
   cost: number | null;
@@ -362,6 +383,8 @@ export interface UserMonthRow {
   user_id: string;
   /** Latest non-null e-mail of the user's `/users` rows in the snapshot; null when none. */
   email: string | null;
+  /** First and last name of the organization user (matched by id or e-mail); null when unknown. */
+  name: string | null;
   /** Days with a `/users` row showing activity. */
   active_days: number;
   credits: number;

@@ -15,7 +15,8 @@
  * another package that declares nothing is left out of documents for readers who may not see
  * everyone's rows.
  */
-import type { OrgUser, Snapshot } from '@orgreport/api-core';
+import type { Snapshot } from '@orgreport/api-core';
+import { displayName } from './internal/transforms/people-names.ts';
 import type { ReportModel, ReportPrivacy } from './model.ts';
 import type { PeopleDirectory, ReportSection } from './section.ts';
 import { READING_ORDER } from './sections/definitions/index.ts';
@@ -53,6 +54,12 @@ export interface SectionPrivacy {
   personRows: boolean;
   /** Records groups held back, for the document's privacy note. */
   heldBack(where: string, groups: number, people: number): void;
+  /**
+   * The document's scope (a team's, a cost center's report), null for the organization's: the
+   * scope's own group (its team's, its cost center's row) is never held back, as the minimum
+   * protects people, not the totals of the budget the reader owns.
+   */
+  scope: { kind: string; name: string } | null;
 }
 
 /** What {@link protectModel} needs beside the model. */
@@ -75,9 +82,7 @@ export const WITHHELD = '(withheld)';
  */
 export function identitiesOf(snapshot: Snapshot, directory?: PeopleDirectory): Identity[] {
   const out: Identity[] = [];
-  const name = (u: Pick<OrgUser, 'firstName' | 'lastName'>) =>
-    [u.firstName, u.lastName].filter((p) => typeof p === 'string' && p.trim() !== '').join(' ') || null;
-  for (const u of snapshot.orgUsers) out.push({ id: u.id, email: u.email ?? null, name: name(u) });
+  for (const u of snapshot.orgUsers) out.push({ id: u.id, email: u.email ?? null, name: displayName(u) });
   const seen = new Set<string>();
   const { user_id: ids, user_email: emails } = snapshot.userDays;
   for (let i = 0; i < ids.length; i++) {
@@ -294,6 +299,7 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     heldBack: (where, groups, people) => {
       if (groups > 0) suppressed.push({ where, group: `${groups} group${groups === 1 ? '' : 's'}`, people });
     },
+    scope: model.scope ? { kind: model.scope.kind, name: model.scope.name } : null,
   };
   // Only a reader of groups changes the model's members in place (the delegation mixes): the others
   // get a new top level, members replaced whole (a 10k model's deep copy costs 40 ms for nothing).

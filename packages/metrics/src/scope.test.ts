@@ -168,7 +168,11 @@ describe('scopes', () => {
     // The organization's value stands beside the scope's.
     expect(figure(platform.figures, 'credits').organization).toBe(1099);
     expect(platform.scope).toMatchObject({ kind: 'team', name: 'Platform', people: 3 });
-    expect(platform.scope?.organizationSections).toContain('tools');
+    // Tools by name are the organization's only (its context page); the scope's calls are its own.
+    expect(platform.scope?.organizationSections).not.toContain('tools');
+    expect(platform.scope?.organizationOnly).toEqual(expect.arrayContaining(['tools.top', 'clients']));
+    expect(platform.tools.total).toBe(17);
+    expect(platform.tools.top).toEqual([]);
     expect(platform.users.map((u) => u.email).sort()).toEqual(['ann@x.test', 'bob@x.test']);
     expect(platform.daily.find((d) => d.date === '2026-03-20')?.credits).toBe(400);
   });

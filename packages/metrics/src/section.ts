@@ -15,6 +15,7 @@ import type {
   ToolsDay,
 } from '@orgreport/api-core';
 import type {
+  ContextBlock,
   DailyRow,
   DataQualityFinding,
   Definition,
@@ -120,6 +121,22 @@ export interface SectionInputs {
   readonly organizations?: ReadonlyArray<OrganizationFigures>;
   /** Who is in which team and cost center (a directory file): the teams and chargeback sections read it. */
   readonly directory?: PeopleDirectory;
+  /**
+   * Monthly credit budgets by name (the config file's `watch.budgets`): a scoped report sets its
+   * credits against its team's or cost center's budget, else against its people's credit limits.
+   */
+  readonly budgets?: {
+    readonly organization?: number;
+    readonly teams?: Readonly<Record<string, number>>;
+    readonly costCenters?: Readonly<Record<string, number>>;
+  };
+  /**
+   * The month-end forecast of credits from the credits of each day held (`YYYY-MM-DD` -> credits)
+   * up to `lastDay` (the watch's `forecastMonth`): a partial report states its month's forecast.
+   */
+  readonly forecastCredits?: (values: ReadonlyMap<string, number>, lastDay: string) => number;
+  /** Where the full definitions are (a URL): the short report's "how to read" page links there. */
+  readonly definitionsUrl?: string;
 }
 
 /** One person of a directory. */
@@ -260,6 +277,13 @@ export interface SectionContext {
    * their rows (and no organization-wide analytics). Null for the organization's report.
    */
   scope: ResolvedScope | null;
+  /**
+   * In a scoped report, the organization's own report model (the one the scope is compared with),
+   * when the caller gives it; null otherwise.
+   */
+  organization: Readonly<ReportModel> | null;
+  /** The sections of the run: the built-in ones, then the configured sections of other packages. */
+  sections: ReadonlyArray<ReportSection>;
 }
 
 /**
@@ -296,6 +320,19 @@ export interface ReportSection<Data = any> {
    * `scope`: computed from the scope's rows, which is all a scoped run's snapshot holds.
    */
   scope?: SectionScopeMode;
+  /**
+   * In a scoped report, what the section shows that the API gives for the whole organization only
+   * (tokens by kind, tools by name, DAU by client, ...): blocks read from the organization's model,
+   * shown once, labelled, on the organization-context page, never as the scope's figures.
+   */
+  organizationContext?: (organization: Readonly<ReportModel>) => ContextBlock[];
+  /**
+   * The section belongs in the short report a scoped reader gets by default (a page they act on,
+   * their people, their teams and money, the organization's context, how to read it); default
+   * false. A function says so from what the section computed (a teams page only where the scope
+   * has several teams). A plan rule or `--sections` still lays out any section.
+   */
+  short?: boolean | ((data: Data) => boolean);
   /**
    * How the section's figures are protected in a document whose reader may not see everyone's rows
    * (see `protectModel`): per-person rows removed where `rules.personRows` is false, groups under
@@ -339,7 +376,14 @@ export function defineSection<Data>(section: ReportSection<Data>): ReportSection
   if (typeof section.title !== 'string' || section.title.trim() === '') {
     throw new SectionError(`${what}: a title is required`);
   }
-  for (const key of ['compute', 'checks', 'privacy'] as const) {
+  if (
+    section.short !== undefined &&
+    typeof section.short !== 'boolean' &&
+    typeof section.short !== 'function'
+  ) {
+    throw new SectionError(`${what}: short must be true, false or a function of the section's figures`);
+  }
+  for (const key of ['compute', 'checks', 'privacy', 'organizationContext'] as const) {
     if (section[key] !== undefined && typeof section[key] !== 'function') {
       throw new SectionError(`${what}: ${key} must be a function`);
     }

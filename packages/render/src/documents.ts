@@ -133,6 +133,8 @@ const pdf: DocumentFormat = {
           title: reportTitle(model),
           author: 'orgreport',
           headerText: `${model.organization.name}, ${periodLabel(model)}`,
+          // Both halves of the header fit one line: the scope (or the report's kind) on the right.
+          headerRight: model.scope ? model.scope.label : 'AI coding agent report',
           footerText: `generated ${model.generatedAt.slice(0, 10)} by orgreport`,
         },
         { onLoaded: () => context.printing() },

@@ -3,7 +3,13 @@
  * sections in order, each with its partial (see the template resolver), with the template
  * directories' style sheets, embedded fonts and inline SVG charts.
  */
-import { type ReportModel, type ReportSection, resolveSections, sectionData } from '@orgreport/metrics';
+import {
+  type ReportModel,
+  type ReportSection,
+  resolveSections,
+  sectionData,
+  shortSections,
+} from '@orgreport/metrics';
 import { FONT_FACES_PLACEHOLDER, withFonts } from './fonts.ts';
 import { createReportEnvironment, MARKUP, type TrustedMarkup } from './internal/handlebars-env.ts';
 import { reportCharts } from './internal/report-charts.ts';
@@ -30,7 +36,26 @@ interface LaidOutSection {
   partial: string;
   /** Shown as the organization's context in a scoped report (the layout labels it). */
   organizationContext: boolean;
+  /** On screen only, left out of print (the full definitions behind a short report). */
+  screenOnly: boolean;
   context: unknown;
+}
+
+/**
+ * The sections a document lays out: the configured ones; else, for a scoped report, the short
+ * report (the sections marked `short`) with the full definitions behind it on screen only (the PDF
+ * ends with the one-page guide, the HTML keeps every definition); else every built-in section.
+ */
+export function pageSections(
+  model: ReportModel,
+  configured: ReadonlyArray<ReportSection> | undefined,
+): Array<{ section: ReportSection; screenOnly: boolean }> {
+  if (configured || !model.scope) {
+    return resolveSections(configured).map((section) => ({ section, screenOnly: false }));
+  }
+  const short = shortSections(model).map((section) => ({ section, screenOnly: false }));
+  const definitions = resolveSections(undefined).find((s) => s.id === 'definitions');
+  return definitions ? [...short, { section: definitions, screenOnly: true }] : short;
 }
 
 /** Renders the report model to an HTML document (a string). */
@@ -45,14 +70,23 @@ export function renderHtmlPage(model: ReportModel, options: RenderHtmlOptions = 
   const sections = resolveSections(options.sections);
   const templates = loadTemplates(options.templateDirs ?? [], sectionPartials(sections));
   const view = reportView(model);
-  const laidOut: LaidOutSection[] = sections.flatMap((s) => {
-    const data = sectionData(view.model, s);
-    // A section that computes figures and has none (no hook log, say) has nothing to show.
-    if (s.compute && data === null) return [];
-    // In a scoped report, a section of the organization's is labelled as its context.
-    const organizationContext = view.model.scope?.organizationSections.includes(s.id) ?? false;
-    return [{ partial: s.id, organizationContext, context: { ...view, section: data, title: s.title } }];
-  });
+  const laidOut: LaidOutSection[] = pageSections(model, options.sections).flatMap(
+    ({ section: s, screenOnly }) => {
+      const data = sectionData(view.model, s);
+      // A section that computes figures and has none (no hook log, say) has nothing to show.
+      if (s.compute && data === null) return [];
+      // In a scoped report, a section of the organization's is labelled as its context.
+      const organizationContext = view.model.scope?.organizationSections.includes(s.id) ?? false;
+      return [
+        {
+          partial: s.id,
+          organizationContext,
+          screenOnly,
+          context: { ...view, section: data, title: s.title },
+        },
+      ];
+    },
+  );
   const markup: TrustedMarkup = {
     // Chart labels come from the same display-safe model as the text (bidi controls stripped).
     charts: reportCharts(view.model),

@@ -35,6 +35,8 @@ export interface PdfDocumentOptions {
   author: string;
   /** Text at the top of every page (organization and period). */
   headerText: string;
+  /** Text at the top right of every page (default: the title): who the report is for. */
+  headerRight?: string;
   /** Text at the bottom of every page, before "page N of M". */
   footerText: string;
 }
@@ -82,7 +84,7 @@ function headerFooterTemplates(options: PdfDocumentOptions): {
   const style =
     "font-family:'Noto Sans',sans-serif;font-size:8px;color:#5d6d7e;width:100%;margin:0 14mm;display:flex;justify-content:space-between;";
   return {
-    headerTemplate: `<div style="${style}"><span>${marginText(options.headerText)}</span><span>${marginText(options.title)}</span></div>`,
+    headerTemplate: `<div style="${style}"><span>${marginText(options.headerText)}</span><span>${marginText(options.headerRight ?? options.title)}</span></div>`,
     footerTemplate: `<div style="${style}"><span>${marginText(options.footerText)}</span><span>page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`,
   };
 }

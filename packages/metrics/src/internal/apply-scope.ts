@@ -12,6 +12,8 @@ import { inScopeOn, type ResolvedScope } from '../scope.ts';
 /** A scoped snapshot and what the run needs to know of the organization beside it. */
 export interface ScopedInput {
   snapshot: Snapshot;
+  /** The organization's snapshot the scope's was cut from (its allocation is every report's). */
+  organization: Snapshot;
   scope: ResolvedScope;
   /** Days on which the organization's analytics endpoints returned data (a scope's day without rows is a 0, not a gap). */
   organizationDays: ReadonlySet<string>;
@@ -55,6 +57,15 @@ function userIndex(snapshot: Snapshot): { byId: Map<string, number[]>; emails: M
   const index = { byId, emails: emailsById(snapshot) };
   rowsByUser.set(snapshot.userDays, index);
   return index;
+}
+
+/**
+ * Each user's lower-cased e-mail as the snapshot knows it (their latest non-null `/users` e-mail,
+ * else the seat's), by user id: the one rule that places a person's rows in a scope and in the
+ * month's allocation.
+ */
+export function personEmails(snapshot: Snapshot): ReadonlyMap<string, string> {
+  return userIndex(snapshot).emails;
 }
 
 /** The snapshot's `/users` rows at `rows`, in that order, as columns. */
@@ -106,5 +117,5 @@ export function applyScope(snapshot: Snapshot, scope: ResolvedScope): ScopedInpu
     readiness: snapshot.readiness.filter((r) => repositories.has(r.repoUrl)),
     controls: [],
   };
-  return { snapshot: scoped, scope, organizationDays: analyticsDays(snapshot) };
+  return { snapshot: scoped, organization: snapshot, scope, organizationDays: analyticsDays(snapshot) };
 }

@@ -20,9 +20,10 @@ import type {
   WeeklyRow,
 } from '../model.ts';
 import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from '../options.ts';
-import { inScopeOn } from '../scope.ts';
+import { inScopeOn, type ResolvedScope } from '../scope.ts';
 import type { SharedComputations } from '../section.ts';
 import type { ScopedInput } from './apply-scope.ts';
+import { type MonthAllocation, monthAllocation } from './transforms/allocation.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
 import { snapshotControlChanges } from './transforms/controls.ts';
@@ -30,6 +31,7 @@ import { byDate, dailySeries } from './transforms/daily-series.ts';
 import { usersByDay } from './transforms/data-quality.ts';
 import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
+import { namesOf } from './transforms/people-names.ts';
 import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
 import { seatStats } from './transforms/seats.ts';
 import { inSpan, ratioOrNull, type Span } from './transforms/span.ts';
@@ -122,6 +124,13 @@ export interface Run {
   users: UserMonthRow[];
   /** A value computed once per run under `key` (for a section's computation and its checks). */
   once<T>(key: string, compute: () => T): T;
+  /**
+   * The organization's month allocated to cost centers and teams (see allocation.ts), the same for
+   * every report of the organization, scoped or not; null without a people directory.
+   */
+  allocation(): MonthAllocation | null;
+  /** In a scoped report, the scope; null for the organization's. */
+  scope: ResolvedScope | null;
 }
 
 function datesOf(rows: ReadonlyArray<{ date: string }>): Set<string> {
@@ -170,6 +179,8 @@ interface SpanInputs {
   activityDates: ReadonlySet<string>;
   /** Enterprise-control revisions made in the span. */
   controlChanges: number;
+  /** The month before's first day: a seat idle since then is a candidate to reclaim (null: none). */
+  idleSince: string | null;
 }
 
 /**
@@ -218,6 +229,8 @@ function spanInputs(
     daily: source.daily(span, new Map()),
     activityDates: source.dataDays(span),
     controlChanges: snapshotControlChanges(snapshot, span).changes.length,
+    // The month before the comparison period is not fetched: no seat is known idle since then.
+    idleSince: null,
   };
 }
 
@@ -225,7 +238,7 @@ function spanInputs(
 function spanFigures(
   snapshot: Snapshot,
   source: DaySource,
-  { span, users, daily, activityDates, controlChanges: changes }: SpanInputs,
+  { span, users, daily, activityDates, controlChanges: changes, idleSince }: SpanInputs,
   data: UserDayData,
   mapping: Readonly<Record<string, number>>,
 ): SpanSummary {
@@ -241,6 +254,7 @@ function spanFigures(
     who.emails,
     activeUsers,
     lastActiveOf(data),
+    idleSince,
   );
   const { reports, organizationOf } = snapshotReadiness(snapshot);
   const { repos, ...org } = readinessAt(reports, span.end, mapping, organizationOf);
@@ -356,6 +370,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
       daily,
       activityDates,
       controlChanges: controls.changes.length,
+      idleSince: comparison?.start ?? null,
     },
     data,
     mapping,
@@ -418,11 +433,26 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
       creditLimits,
       primary: monthPrimary,
       sums: monthUsers,
+      nameOf: namesOf(snapshot.orgUsers),
     }),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());
       return memo.get(key) as T;
     },
+    allocation() {
+      // The organization's directory and snapshot, never the scope's: one allocation for all.
+      const directory = options.inputs?.directory;
+      if (!directory) return null;
+      return monthAllocation({
+        snapshot: scoped?.organization ?? snapshot,
+        directory,
+        period,
+        pricePerCredit: price,
+        pricePerSeat:
+          typeof options.pricePerSeat === 'number' && options.pricePerSeat > 0 ? options.pricePerSeat : null,
+      });
+    },
+    scope: scoped?.scope ?? null,
   };
 }
 

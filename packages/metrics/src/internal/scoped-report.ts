@@ -4,9 +4,10 @@
  * it for comparison; the scope as the report names it; and the definitions of scoped figures.
  */
 import { FIGURE_RULES } from '../figure-rules.ts';
-import type { Definition, Figure, ReportModel, ReportScope } from '../model.ts';
+import type { ChangeFact, Definition, Figure, ReportModel, ReportScope } from '../model.ts';
 import type { ResolvedScope } from '../scope.ts';
 import type { ReportSection, SectionInputs, SectionScopeMode } from '../section.ts';
+import type { NameOf } from './transforms/people-names.ts';
 
 /** The run's inputs as a scope's sections see them: the directory's rows of the scope's people alone. */
 export function scopedInputs(inputs: SectionInputs, scope: ResolvedScope): SectionInputs {
@@ -59,21 +60,44 @@ export function scopedFigures(figures: readonly Figure[], organization: ReportMo
   });
 }
 
-/** The scope as the model records it. */
+/** The "what changed" facts of a scope: each figure as the scope's report labels it. */
+export function scopedChangeFacts(facts: readonly ChangeFact[], figures: readonly Figure[]): ChangeFact[] {
+  const byId = new Map(figures.map((f) => [f.id, f]));
+  return facts.map((fact) =>
+    fact.kind === 'figure'
+      ? { kind: 'figure', figure: { ...(byId.get(fact.figure.id) ?? fact.figure) } }
+      : fact,
+  );
+}
+
+/**
+ * The scope as the model records it: a manager's scope is named by the manager's name where the
+ * organization's users give one ("Amari Thompson's organization"), else by their e-mail.
+ */
 export function reportScope(
   scope: ResolvedScope,
   sections: ReadonlyArray<ReportSection>,
   modeOf: (s: ReportSection) => SectionScopeMode,
+  context: { organization: ReportModel | undefined; nameOf: NameOf },
 ): ReportScope {
   if (scope.kind === 'org') throw new RangeError('the organization is no scope');
+  const managerName = scope.kind === 'manager' ? context.nameOf({ email: scope.name }) : null;
+  const { organization } = context;
   return {
     kind: scope.kind,
     name: scope.name,
-    label: scope.label,
+    label: managerName ? `${managerName}\u2019s organization` : scope.label,
     slug: scope.slug,
     people: scope.people,
     organizationSections: sections.filter((s) => modeOf(s) === 'organization').map((s) => s.id),
     omittedSections: sections.filter((s) => modeOf(s) === 'omit').map((s) => s.id),
+    organizationOnly: organization
+      ? sections
+          .filter((s) => modeOf(s) !== 'omit')
+          .flatMap((s) => s.organizationContext?.(organization) ?? [])
+          .map((b) => b.id)
+      : [],
+    ...(scope.kind === 'manager' && { manager: { email: scope.name, name: managerName } }),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type ReportSection,
   type SectionContext,
   sectionData,
+  shortSections,
 } from '../index.ts';
 import { sampleSnapshot } from '../testing/index.ts';
 import { buildSnapshot, tokensDay, userDay } from '../testing/snapshot-builder.ts';
@@ -36,6 +37,7 @@ describe('the built-in sections', () => {
   it('are the report in its order, each in its own folder with its partial beside its declaration', () => {
     expect(BUILTIN_SECTION_IDS).toEqual([
       'cover',
+      'brief',
       'summary',
       'rollup',
       'trend',
@@ -46,12 +48,25 @@ describe('the built-in sections', () => {
       'productivity',
       'readiness',
       'seats',
+      'people',
       'teams',
       'chargeback',
       'controls',
       'hook-events',
+      'organization-context',
+      'guide',
       'definitions',
       'data-quality',
+    ]);
+    // A scoped reader's short report: the page they act on, their people, teams and money, the
+    // organization's context, how to read it.
+    expect(shortSections().map((s) => s.id)).toEqual([
+      'brief',
+      'people',
+      'teams',
+      'chargeback',
+      'organization-context',
+      'guide',
     ]);
     const folders = readdirSync(new URL('.', import.meta.url), { withFileTypes: true })
       .filter((d) => d.isDirectory())
@@ -154,11 +169,11 @@ describe('a configuration of sections', () => {
       ],
     });
     expect(sectionData(model, perUser)).toBe(model.sections?.['credits-per-user']);
-    // The trend's and the rollup's terms come with them only (this run has neither).
+    // The trend's and the rollup's terms come with them only (this run has neither); the terms of
+    // the scoped report's own sections (the actions, the people, the organization's context) with it.
+    const absent = ['trend', 'rollup', 'teams', 'chargeback', 'actions', 'people', 'organization_context'];
     expect(model.definitions.map((d) => d.id)).toEqual([
-      ...DEFINITIONS.map((d) => d.id).filter(
-        (id) => !['trend', 'rollup', 'teams', 'chargeback'].includes(id),
-      ),
+      ...DEFINITIONS.map((d) => d.id).filter((id) => !absent.includes(id)),
       'credits_per_user',
     ]);
     // The model holds every built-in section's figures, whatever the layout shows.

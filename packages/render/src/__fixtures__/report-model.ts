@@ -178,6 +178,7 @@ export function makeFixtureModel(options: FixtureOptions = {}): ReportModel {
     return {
       user_id: `u-${String(i + 1).padStart(5, '0')}`,
       email: i === 1 && !hostile ? null : email,
+      name: null,
       active_days: 10 + (i % 15),
       credits,
       tool_calls: tool,

@@ -5,8 +5,9 @@
  * markup this package generated itself (ECharts SVG, @font-face CSS), never data.
  */
 
-import type { Figure } from '@orgreport/metrics';
+import type { Figure, PersonRef } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
+import { personLabel } from '../actions.ts';
 import { shortText as cut } from '../display-text.ts';
 import {
   changeDirection,
@@ -85,6 +86,19 @@ export function createReportEnvironment(): typeof Handlebars {
       const currency = (opts.data?.root as { pricing?: { currency?: string } | null })?.pricing?.currency;
       return currency ? formatCurrency(num(v), currency) : NOT_AVAILABLE;
     },
+    /** `1 team`, `3 teams`: a count with its noun (`plural n "person" "people"`). */
+    plural: (n, one, ...rest) => {
+      const many = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : `${String(one)}s`;
+      const count = num(n);
+      return `${formatValue(count, 'integer')} ${count === 1 ? String(one) : many}`;
+    },
+    /** A person by name; by e-mail too where the name is unknown or two people share it. */
+    person: (p, options) => {
+      const root = (options as HelperOptions).data?.root as { sharedNames?: string[] } | undefined;
+      return personLabel(p as PersonRef, new Set(root?.sharedNames ?? []));
+    },
+    /** A value of the organization-context page in its kind's format. */
+    contextValue: (v, kind) => formatValue(num(v), kind === 'share' || kind === 'decimal' ? kind : 'integer'),
     figure: (f) => formatFigure(f as Figure),
     /** The figure with another value (the organization's beside a scope's), formatted the same way. */
     withValue: (f, v) => ({ ...(f as Figure), value: num(v) }),

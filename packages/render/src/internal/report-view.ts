@@ -4,7 +4,16 @@
  * templates format with the helpers.
  */
 
-import type { Figure, FigureId, ReportModel, UserMonthRow } from '@orgreport/metrics';
+import {
+  BRIEF_FIGURES,
+  type BriefSection,
+  type Figure,
+  type FigureId,
+  type PeopleSection,
+  type ReportModel,
+  type UserMonthRow,
+} from '@orgreport/metrics';
+import { type ActionText, reportActions, sharedNames } from '../actions.ts';
 import { displaySafe } from '../display-text.ts';
 import { whatChangedSentences } from '../what-changed.ts';
 
@@ -53,6 +62,11 @@ export interface ReportView {
   pricing: ReportModel['pricing'];
   /** True when the model's definitions do not already state the readiness level rule. */
   showReadinessRule: boolean;
+  /** A scoped report's brief: its cards (the scope's figures with the organization's) and actions. */
+  briefCards: Figure[];
+  actions: ActionText[];
+  /** Names that stand for more than one person in the report: those people are shown with their e-mail. */
+  sharedNames: string[];
 }
 
 /** The document title: organization, report month and "partial" when it is. */
@@ -103,5 +117,27 @@ export function reportView(raw: ReportModel): ReportView {
     moreDormantUsers: Math.max(0, model.seats.dormant_users.length - MAX_LISTED_USERS),
     pricing: model.pricing,
     showReadinessRule: !model.definitions.some((d) => d.text === model.readiness.rule),
+    briefCards: briefCards(model, byId),
+    actions: reportActions(model),
+    sharedNames: [...sharedNamesOf(model)],
   };
+}
+
+/** The brief's cards: its figures, the cost of the scope's credits first where there is a price. */
+function briefCards(model: ReportModel, byId: ReadonlyMap<FigureId, Figure>): Figure[] {
+  const brief = model.sections?.['brief'] as BriefSection | undefined;
+  if (!brief) return [];
+  return (brief.headline.length ? brief.headline : BRIEF_FIGURES)
+    .map((id) => byId.get(id))
+    .filter((f): f is Figure => f !== undefined);
+}
+
+/** Names shared by two people anywhere the report names people. */
+function sharedNamesOf(model: ReportModel): Set<string> {
+  const people = model.sections?.['people'] as PeopleSection | undefined;
+  return sharedNames([
+    ...model.users,
+    ...model.seats.dormant_users,
+    ...(people ? [...people.top, ...people.lowActivity.people, ...people.dormant.seats] : []),
+  ]);
 }

@@ -4,16 +4,8 @@
  */
 import type { OrgUser } from '@orgreport/api-core';
 import type { DormantSeat, SeatsSection } from '../../model.ts';
+import { displayName } from './people-names.ts';
 import { endOfDayMs } from './span.ts';
-
-/** First and last name joined, null when the user has neither. */
-function displayName(u: OrgUser): string | null {
-  const name = [u.firstName, u.lastName]
-    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
-    .join(' ')
-    .trim();
-  return name || null;
-}
 
 /** The seats at the end of `day`: organization users created on or before it (or without a creation date). */
 export function seatsAt(orgUsers: readonly OrgUser[], day: string): OrgUser[] {
@@ -25,13 +17,22 @@ export function seatsAt(orgUsers: readonly OrgUser[], day: string): OrgUser[] {
   });
 }
 
+/** True when the user existed before `day` began (created before it, or without a creation date). */
+function existedBefore(u: OrgUser, day: string): boolean {
+  if (!u.createdAt) return true;
+  const t = Date.parse(u.createdAt);
+  return Number.isNaN(t) || t < Date.parse(`${day}T00:00:00Z`);
+}
+
 /**
  * Seat statistics at the end of `day`: a seat is an organization user created on or before that
  * day (users without `createdAt` count as seats); it is active when its id or e-mail (any case)
- * belongs to an active user of the span.
+ * belongs to an active user of the span. A dormant seat is a candidate to reclaim when it was idle
+ * for two whole months: it existed before `idleSince` (the month before's first day) began and had
+ * no activity on any fetched day; a seat created since is never one, whatever it did.
  *
  * @example
- * seatStats(orgUsers, '2026-03-31', new Set(['u-1']), new Set(['a@x.test']), 1, lastActiveOf)
+ * seatStats(orgUsers, '2026-03-31', new Set(['u-1']), new Set(['a@x.test']), 1, lastActiveOf, '2026-02-01')
  */
 export function seatStats(
   orgUsers: readonly OrgUser[],
@@ -40,6 +41,7 @@ export function seatStats(
   activeEmails: ReadonlySet<string>,
   activeUsers: number,
   lastActive: (user: OrgUser) => string | null = () => null,
+  idleSince: string | null = null,
 ): SeatsSection {
   const seats = seatsAt(orgUsers, day);
   const dormant: DormantSeat[] = seats
@@ -53,7 +55,7 @@ export function seatStats(
         created_at: u.createdAt ?? null,
         last_active: last,
         last_sign_in: u.lastSignInAt ?? null,
-        reclaim: last === null,
+        reclaim: last === null && idleSince !== null && existedBefore(u, idleSince),
       };
     })
     .sort((a, b) => ((a.email ?? a.id) < (b.email ?? b.id) ? -1 : 1));

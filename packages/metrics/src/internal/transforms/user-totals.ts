@@ -7,6 +7,7 @@ import type { ColumnTable } from 'arquero';
 import type { UserMonthRow } from '../../model.ts';
 import { costOf } from './credits.ts';
 import { primaryDelegation } from './delegation.ts';
+import type { NameOf } from './people-names.ts';
 import { columnValues, sumBy, withRatios } from './sum-by.ts';
 import type { UserDayData } from './user-days.ts';
 import { USER_SUMMED as SUMMED } from './user-week-levels.ts';
@@ -112,6 +113,8 @@ export interface UserTotalsOptions {
   sums?: ColumnTable;
   /** Credit limit by lower-cased e-mail. */
   creditLimits: ReadonlyMap<string, number>;
+  /** A user's name (default: none known). */
+  nameOf?: NameOf;
 }
 
 /**
@@ -160,6 +163,7 @@ export function userTotals(
     rows.push({
       user_id: data.userIds[uid]!,
       email,
+      name: options.nameOf?.({ id: data.userIds[uid]!, email }) ?? null,
       active_days: c['active_days']![i]!,
       credits,
       tool_calls: c['tool_calls']![i]!,

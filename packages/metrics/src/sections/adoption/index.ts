@@ -87,7 +87,19 @@ function dormantSeatColumns(): SheetColumn<DormantSeat>[] {
 export const adoption = builtinSection('clients', {
   id: 'adoption',
   title: 'Adoption',
-  compute: (context) => clientDau(runOf(context).rows.activity),
+  // DAU by client exists for the whole organization only: a scope has none (its context page shows it).
+  compute: (context) => (context.scope ? [] : clientDau(runOf(context).rows.activity)),
+  organizationContext: (organization) => [
+    {
+      id: 'clients',
+      title: 'Average daily active users by client',
+      rows: organization.clients.map((c) => ({
+        label: c.client,
+        value: c.avg_dau,
+        kind: 'decimal' as const,
+      })),
+    },
+  ],
   checks: (context) =>
     [unknownClients(runOf(context).rows.activity)].filter((f): f is DataQualityFinding => f !== null),
   definitions: [

@@ -56,5 +56,19 @@ export const behaviour = builtinSection('behaviour', {
       text: 'A user\u2019s primary delegation level in a span = the delegation_level of their active user-days carrying the most tool calls in total; ties go to the level with more user-days, then to the order auto-high, auto-medium, auto-low, spec, manual. Days without a level are not counted as evidence; a user with no level on any active day is shown as "other". Delegation mix = share of the span\u2019s active users at each primary level (the shares, "other" included, sum to 100 %).',
     },
   ],
+  organizationContext: (organization) => {
+    const mix = organization.behaviour.month.autonomyMix;
+    return [
+      {
+        id: 'behaviour.autonomyMix',
+        title: 'Autonomy mix (share of tool calls)',
+        rows: (['auto_high', 'auto_medium', 'auto_low', 'manual'] as const).map((level) => ({
+          label: level.replace('_', ' '),
+          value: mix[level],
+          kind: 'share' as const,
+        })),
+      },
+    ];
+  },
   partial: { file: fileURLToPath(new URL('./behaviour.hbs', import.meta.url)) },
 });

@@ -6,18 +6,13 @@
  * Without a directory the section is left out.
  */
 import { fileURLToPath } from 'node:url';
+import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
-import {
-  peopleOn,
-  placementOf,
-  shareCents,
-  toCents,
-  UNASSIGNED,
-} from '../../internal/transforms/attribution.ts';
-import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
-import { seatsAt } from '../../internal/transforms/seats.ts';
-import type { DataQualityFinding, Figure } from '../../model.ts';
+import type { AllocationCell, MonthAllocation } from '../../internal/transforms/allocation.ts';
+import { peopleOn, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import type { DataQualityFinding } from '../../model.ts';
 import { holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
+import { inScopeOn } from '../../scope.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** A cost center, the credits no user carries, or the reconciliation (total). */
@@ -26,7 +21,7 @@ export interface ChargebackRow {
   kind: 'cost_center' | 'unattributed' | 'total';
   /** The cost center's teams, joined by ", ". */
   teams: string;
-  /** People the directory lists in the cost center at the period's end. */
+  /** People the directory lists in the cost center at the period's end (of the scope, in a scoped report). */
   people: number;
   active_users: number;
   seats: number;
@@ -42,151 +37,184 @@ export interface ChargebackRow {
 }
 
 export interface ChargebackSection {
+  /**
+   * The charges: one row per cost center (and, in the organization's report, the credits no user
+   * row carries), which add up to `total`. The total is not a row: a pivot of the rows is right.
+   */
   rows: ChargebackRow[];
-  /** The organization's own figures the rows must add up to. */
+  /** The rows added up. */
+  total: ChargebackRow;
+  /** The organization's own figures the organization's rows add up to. */
   organization: { credits: number; seats: number; credit_cost: number | null; seat_cost: number | null };
-  /** The rows add up exactly to the organization's credits, seats and costs (to the cent). */
+  /**
+   * The rows add up exactly to what they stand for: the organization's credits, seats and costs
+   * (to the cent), or in a scoped report the scope's own credits and seats.
+   */
   reconciles: boolean;
   pricePerCredit: number | null;
   pricePerSeat: number | null;
+  /**
+   * In a scoped report: the rows are the scope's share of the organization's allocation (its
+   * people's credits and seats in each cost center, with the cents the organization's bill gives
+   * them), not bills of their own. Absent in the organization's report.
+   */
+  scopeShare?: { label: string };
 }
 
 /** The rule that shares money out (definitions page). */
 export const CENTS_RULE =
-  'Money is counted in whole cents: the organization\u2019s cost (credits \u00d7 price per credit, and seats \u00d7 price per seat) is rounded to the cent once (half a cent away from zero), then shared out over the rows in proportion to their credits (or seats) by the largest-remainder method: each row gets the whole cents of its exact share, and the cents left go one by one to the rows with the largest remainders. So the rows always add up to the organization\u2019s cost exactly.';
+  'Money is counted in whole cents: the organization\u2019s cost (credits \u00d7 price per credit, and seats \u00d7 price per seat) is rounded to the cent once (half a cent away from zero), then shared out over the cost centers (and the credits no user row carries) in proportion to their credits (or seats) by the largest-remainder method: each part gets the whole cents of its exact share, and the cents left go one by one to the parts with the largest remainders. Each cost center\u2019s cents are shared out the same way over its people\u2019s work (by person and by the days their directory row holds), so a team, or a report\u2019s share of a cost center, is a sum of whole cents, and every report shows the same bill for the same cost center, adding up to the organization\u2019s cost exactly.';
 
-const figureValue = (figures: readonly Figure[], id: string) => figures.find((f) => f.id === id)?.value ?? 0;
+/** Cents as money; null without a price. */
+const money = (cents: number | null) => (cents === null ? null : cents / 100);
 
-/** The chargeback of the run: null without a directory. */
-export function computeChargeback(context: SectionContext): ChargebackSection | null {
-  const directory = context.inputs.directory;
-  if (!directory) return null;
-  const place = placementOf(directory);
-  const centers = new Map<
+/** The cost centers' rows of `cells` (all of the organization's, or a scope's), in the bill's order. */
+function costCenterRows(
+  allocation: MonthAllocation,
+  cells: readonly AllocationCell[],
+  people: ReadonlyArray<{ costCenter: string; team: string }>,
+  scoped: boolean,
+): ChargebackRow[] {
+  const sums = new Map<
     string,
-    { teams: Set<string>; people: number; active: number; seats: number; credits: number }
-  >();
-  const center = (name: string) => {
-    let c = centers.get(name);
-    if (!c) {
-      c = { teams: new Set(), people: 0, active: 0, seats: 0, credits: 0 };
-      centers.set(name, c);
-    }
-    return c;
-  };
-  const end = context.period.end;
-  for (const p of peopleOn(directory, end)) {
-    const c = center(p.costCenter);
-    c.teams.add(p.team);
-    c.people++;
-  }
-  const seats = seatsAt(context.snapshot.orgUsers, end);
-  for (const seat of seats) center(place(seat.email, end).costCenter).seats++;
-  // Each row's credits go to the cost center its person was in that day.
-  let usersCredits = 0;
-  for (const [name, sums] of sumsByGroup(
-    context.shared.userDays,
-    context.period,
-    place,
-    (p) => p.costCenter,
-  )) {
-    const c = center(name);
-    c.credits += sums.credits;
-    c.active += sums.active.size;
-    usersCredits += sums.credits;
-  }
-  if (centers.get(UNASSIGNED)?.teams.size === 0) centers.get(UNASSIGNED)!.teams.add(UNASSIGNED);
-  const orgCredits = figureValue(context.shared.figures, 'credits');
-  const pricePerCredit = context.shared.pricing?.pricePerCredit ?? null;
-  const pricePerSeat =
-    typeof context.options.pricePerSeat === 'number' && context.options.pricePerSeat > 0
-      ? context.options.pricePerSeat
-      : null;
-
-  const named = [...centers]
-    .map(([name, c]) => ({ name, ...c }))
-    .sort((a, b) =>
-      a.name === UNASSIGNED
-        ? 1
-        : b.name === UNASSIGNED
-          ? -1
-          : b.credits - a.credits || (a.name < b.name ? -1 : 1),
-    );
-  const parts = [
-    ...named.map((c) => ({ ...c, kind: 'cost_center' as const })),
-    // Credits of the organization's total that no user row carries (see data quality).
     {
-      name: 'Not attributed to a user',
-      kind: 'unattributed' as const,
-      teams: new Set<string>(),
-      people: 0,
-      active: 0,
-      seats: 0,
-      credits: orgCredits - usersCredits,
-    },
-  ];
-  const creditCents =
-    pricePerCredit === null
-      ? null
-      : shareCents(
-          toCents(orgCredits * pricePerCredit),
-          parts.map((p) => p.credits),
-        );
-  const seatCents =
-    pricePerSeat === null
-      ? null
-      : shareCents(
-          toCents(seats.length * pricePerSeat),
-          parts.map((p) => p.seats),
-        );
-  const rows: ChargebackRow[] = parts.map((p, i) => {
-    const credit = creditCents ? creditCents[i]! : null;
-    const seat = seatCents ? seatCents[i]! : null;
-    return {
-      cost_center: p.name,
-      kind: p.kind,
-      teams: [...p.teams].sort().join(', '),
-      people: p.people,
-      active_users: p.active,
-      seats: p.seats,
-      credits: p.credits,
-      share: orgCredits > 0 ? p.credits / orgCredits : null,
-      credit_cost: credit === null ? null : credit / 100,
-      seat_cost: seat === null ? null : seat / 100,
-      total_cost: credit === null && seat === null ? null : ((credit ?? 0) + (seat ?? 0)) / 100,
-    };
-  });
-  const sumCents = (cents: number[] | null) => (cents ? cents.reduce((a, b) => a + b, 0) : null);
-  const organization = {
-    credits: orgCredits,
-    seats: seats.length,
-    credit_cost: pricePerCredit === null ? null : toCents(orgCredits * pricePerCredit) / 100,
-    seat_cost: pricePerSeat === null ? null : toCents(seats.length * pricePerSeat) / 100,
+      teams: Set<string>;
+      people: number;
+      active: Set<string>;
+      seats: number;
+      credits: number;
+      cc: number;
+      sc: number;
+    }
+  >();
+  const sumOf = (name: string) => {
+    let x = sums.get(name);
+    if (!x) {
+      x = { teams: new Set(), people: 0, active: new Set(), seats: 0, credits: 0, cc: 0, sc: 0 };
+      sums.set(name, x);
+    }
+    return x;
   };
+  for (const p of people) {
+    const x = sumOf(p.costCenter);
+    x.teams.add(p.team);
+    x.people++;
+  }
+  for (const c of cells) {
+    const x = sumOf(c.costCenter);
+    x.credits += c.credits;
+    x.seats += c.seats;
+    x.cc += c.creditCents;
+    x.sc += c.seatCents;
+    if (c.active) x.active.add(c.person);
+  }
+  if (sums.get(UNASSIGNED)?.teams.size === 0) sums.get(UNASSIGNED)!.teams.add(UNASSIGNED);
+  const order = allocation.costCenters.map((b) => b.name);
+  return order
+    .filter((name) => sums.has(name))
+    .filter(
+      (name) =>
+        !scoped || sums.get(name)!.credits > 0 || sums.get(name)!.seats > 0 || sums.get(name)!.people > 0,
+    )
+    .map((name): ChargebackRow => {
+      const x = sums.get(name)!;
+      const credit = allocation.creditCents === null ? null : x.cc;
+      const seat = allocation.seatCents === null ? null : x.sc;
+      return {
+        cost_center: name,
+        kind: 'cost_center',
+        teams: [...x.teams].sort().join(', '),
+        people: x.people,
+        active_users: x.active.size,
+        seats: x.seats,
+        credits: x.credits,
+        share: allocation.credits > 0 ? x.credits / allocation.credits : null,
+        credit_cost: money(credit),
+        seat_cost: money(seat),
+        total_cost: credit === null && seat === null ? null : money((credit ?? 0) + (seat ?? 0)),
+      };
+    });
+}
+
+/** The rows added up, in cents (a rounding-free sum). */
+function totalOf(rows: readonly ChargebackRow[], label: string, credits: number): ChargebackRow {
+  const cents = (f: (r: ChargebackRow) => number | null) =>
+    rows.some((r) => f(r) !== null) ? rows.reduce((a, r) => a + toCents(f(r) ?? 0), 0) / 100 : null;
   const rowCredits = rows.reduce((a, r) => a + r.credits, 0);
-  const rowSeats = rows.reduce((a, r) => a + r.seats, 0);
-  const reconciles =
-    rowCredits === orgCredits &&
-    rowSeats === seats.length &&
-    (creditCents === null || sumCents(creditCents) === toCents(orgCredits * pricePerCredit!)) &&
-    (seatCents === null || sumCents(seatCents) === toCents(seats.length * pricePerSeat!));
-  const creditTotal = sumCents(creditCents);
-  const seatTotal = sumCents(seatCents);
-  rows.push({
-    cost_center: context.scope ? 'Total' : 'Total (the organization)',
+  return {
+    cost_center: label,
     kind: 'total',
     teams: '',
     people: rows.reduce((a, r) => a + r.people, 0),
     active_users: rows.reduce((a, r) => a + r.active_users, 0),
-    seats: rowSeats,
+    seats: rows.reduce((a, r) => a + r.seats, 0),
     credits: rowCredits,
-    share: orgCredits > 0 ? rowCredits / orgCredits : null,
-    credit_cost: creditTotal === null ? null : creditTotal / 100,
-    seat_cost: seatTotal === null ? null : seatTotal / 100,
-    total_cost:
-      creditTotal === null && seatTotal === null ? null : ((creditTotal ?? 0) + (seatTotal ?? 0)) / 100,
-  });
-  return { rows, organization, reconciles, pricePerCredit, pricePerSeat };
+    share: credits > 0 ? rowCredits / credits : null,
+    credit_cost: cents((r) => r.credit_cost),
+    seat_cost: cents((r) => r.seat_cost),
+    total_cost: cents((r) => r.total_cost),
+  };
+}
+
+/**
+ * The chargeback of the run, from the organization's one allocation (see allocation.ts): the
+ * organization's bill by cost center, or a scope's share of it; null without a directory.
+ */
+export function computeChargeback(context: SectionContext): ChargebackSection | null {
+  const run = runOf(context);
+  const allocation = run.allocation();
+  const directory = context.options.inputs?.directory;
+  if (!allocation || !directory) return null;
+  const scope = context.scope;
+  const end = context.period.end;
+  const inScope = (email: string | null, day: string) => !scope || inScopeOn(scope, email, day);
+  const cells = scope
+    ? allocation.cells.filter((c) => inScope(c.email, allocation.segments[c.segment]!))
+    : allocation.cells;
+  const people = peopleOn(directory, end).filter((p) => inScope(p.email, end));
+  const rows = costCenterRows(allocation, cells, people, scope !== null);
+  const organization = {
+    credits: allocation.credits,
+    seats: allocation.seats,
+    credit_cost: money(allocation.creditCents),
+    seat_cost: money(allocation.seatCents),
+  };
+  if (!scope) {
+    // Credits of the organization's total that no user row carries (see data quality).
+    const unattributed = allocation.unattributed;
+    rows.push({
+      cost_center: 'Not attributed to a user',
+      kind: 'unattributed',
+      teams: '',
+      people: 0,
+      active_users: 0,
+      seats: 0,
+      credits: unattributed.credits,
+      share: allocation.credits > 0 ? unattributed.credits / allocation.credits : null,
+      credit_cost: allocation.creditCents === null ? null : money(unattributed.creditCents),
+      seat_cost: allocation.seatCents === null ? null : 0,
+      total_cost:
+        allocation.creditCents === null && allocation.seatCents === null
+          ? null
+          : money(allocation.creditCents === null ? 0 : unattributed.creditCents),
+    });
+  }
+  const total = totalOf(rows, scope ? 'Total' : 'Total (the organization)', allocation.credits);
+  const reconciles = scope
+    ? total.credits === (run.current.values.credits ?? 0) && total.seats === run.current.seats.seats
+    : total.credits === allocation.credits &&
+      total.seats === allocation.seats &&
+      (allocation.creditCents === null || toCents(total.credit_cost ?? 0) === allocation.creditCents) &&
+      (allocation.seatCents === null || toCents(total.seat_cost ?? 0) === allocation.seatCents);
+  return {
+    rows,
+    total,
+    organization,
+    reconciles,
+    pricePerCredit: allocation.pricePerCredit,
+    pricePerSeat: allocation.pricePerSeat,
+    ...(context.scope && { scopeShare: { label: context.scope.label } }),
+  };
 }
 
 function chargebackChecks(_context: SectionContext, data: ChargebackSection | null): DataQualityFinding[] {
@@ -202,16 +230,21 @@ function chargebackChecks(_context: SectionContext, data: ChargebackSection | nu
 /** Where the cost centers held back for privacy are shown together. */
 export const HELD_BACK_COST_CENTERS = 'Other cost centers (held back: small groups)';
 
-/** The chargeback with cost centers under the minimum group size held back into one row of sums (the total stays exact). */
+/**
+ * The chargeback with cost centers under the minimum group size held back into one row of sums
+ * (the total stays exact). The reader's own cost center (a cost-center owner's) is never held back:
+ * the minimum protects people, not the budget of the person who owns it.
+ */
 export function protectChargeback(
   data: ChargebackSection | null,
   rules: SectionPrivacy,
 ): ChargebackSection | null {
   if (!data || rules.personRows) return data;
+  const own = (r: ChargebackRow) => rules.scope?.kind === 'cost-center' && r.cost_center === rules.scope.name;
   const { kept, held, people } = holdBackSmallGroups(
     data.rows,
     // A cost center's credits come from its active users: those are the people they could single out.
-    (r) => (r.kind === 'cost_center' ? r.active_users : null),
+    (r) => (r.kind === 'cost_center' && !own(r) ? r.active_users : null),
     rules.minGroupSize,
   );
   rules.heldBack('Cost centers', held.length, people);
@@ -237,43 +270,44 @@ export function protectChargeback(
   return { ...data, rows };
 }
 
+/** The run's chargeback, computed once (the section and the brief read it). */
+export function chargebackOf(context: SectionContext): ChargebackSection | null {
+  return runOf(context).once('chargeback', () => computeChargeback(context));
+}
+
 export const chargeback = defineSection<ChargebackSection | null>({
   id: 'chargeback',
   title: 'Chargeback by cost center',
-  compute: computeChargeback,
+  // In the short report where the scope spans several cost centers.
+  short: (data) => (data?.rows.length ?? 0) > 1,
+  compute: chargebackOf,
   checks: chargebackChecks,
   privacy: protectChargeback,
   definitions: [
     {
       id: 'chargeback',
       term: 'Chargeback',
-      text: `Each cost center of the people directory is charged its people\u2019s credits (their /users rows) at the price per credit and its seats at the price per seat (ORGREPORT_PRICE_PER_SEAT); users and seats the directory does not list are charged to "Unassigned". The organization\u2019s credits are the /tokens total: what the users\u2019 rows do not carry is a row of its own ("Not attributed to a user"). The total row adds the rows up and must equal the organization\u2019s figures exactly. ${CENTS_RULE}`,
+      text: `Each cost center of the people directory is charged its people\u2019s credits (their /users rows, each day to the cost center their directory row of that day names, so a person who moved is charged to each for the days spent there) at the price per credit, and its seats at the price per seat (ORGREPORT_PRICE_PER_SEAT): a seat goes to the cost center of its person on the period\u2019s last day, one seat to one cost center. Users and seats the directory does not list are charged to "Unassigned". The organization\u2019s credits are the /tokens total: what the users\u2019 rows do not carry is a row of its own ("Not attributed to a user"). The rows are the charges; their total (outside the table) equals the organization\u2019s figures exactly. The month is allocated once for the organization, and every report takes its rows from that allocation: a report for a set of people shows its share of it (its people\u2019s credits and seats in each cost center, with the cents the organization\u2019s bill gives them), so a cost center\u2019s bill is the same number in every report. ${CENTS_RULE}`,
     },
   ],
   partial: { file: fileURLToPath(new URL('./chargeback.hbs', import.meta.url)) },
   sheets: [
     {
       name: 'Chargeback',
-      columns: (model) => {
-        const data = model.sections?.chargeback as ChargebackSection | undefined;
-        return [
-          field<ChargebackRow, 'cost_center'>('cost_center', 'text'),
-          field('kind', 'text'),
-          field('teams', 'text'),
-          field('people', 'integer'),
-          field('active_users', 'integer'),
-          field('seats', 'integer'),
-          field('credits', 'integer'),
-          field('share', 'share'),
-          ...(data?.pricePerCredit != null
-            ? [field<ChargebackRow, 'credit_cost'>('credit_cost', 'currency')]
-            : []),
-          ...(data?.pricePerSeat != null ? [field<ChargebackRow, 'seat_cost'>('seat_cost', 'currency')] : []),
-          ...(data?.pricePerCredit != null || data?.pricePerSeat != null
-            ? [field<ChargebackRow, 'total_cost'>('total_cost', 'currency')]
-            : []),
-        ];
-      },
+      // The same columns in every workbook, priced or not: an empty cost column stays, empty.
+      columns: () => [
+        field<ChargebackRow, 'cost_center'>('cost_center', 'text'),
+        field('kind', 'text'),
+        field('teams', 'text'),
+        field('people', 'integer'),
+        field('active_users', 'integer'),
+        field('seats', 'integer'),
+        field('credits', 'integer'),
+        field('share', 'share'),
+        field('credit_cost', 'currency'),
+        field('seat_cost', 'currency'),
+        field('total_cost', 'currency'),
+      ],
       rows: (model) => (model.sections?.chargeback as ChargebackSection | undefined)?.rows ?? [],
     },
   ],

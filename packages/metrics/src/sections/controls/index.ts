@@ -71,6 +71,24 @@ export const controls = builtinSection('controls', {
       text: 'The revisions whose updatedAt falls inside the period, each with who made it, when, and a field-level diff against the previous revision. In a rollup, each organization\u2019s revisions are listed under its name (revision numbers count per organization) and the count of changes is their sum. Secrets are known by what they are, not by what a field is called: the fields the API documents as secret (a custom model\u2019s apiKey, its extraHeaders and its cloud credential export) never show their values (a changed one reads "changed (redacted)"), and credentials inside text (bearer tokens, sk- keys, GitHub and Slack tokens, AWS key ids, JWTs) are masked in place; every other setting, such as restrictApiKeyCreationToManagers, shows its before and after. Changes to security-relevant settings (key creation, member visibility, models, MCP, plugins and marketplaces, command lists, network, sandbox, shield, managed and own computers, cloud sync and session retention) are marked and listed first.',
     },
   ],
+  organizationContext: (organization) => [
+    {
+      id: 'controls',
+      title: 'Enterprise-control changes',
+      rows: [
+        {
+          label: 'Changes this month',
+          value: organization.controls.changes.length,
+          kind: 'integer' as const,
+        },
+        {
+          label: 'Security-relevant fields changed',
+          value: organization.controls.security.length,
+          kind: 'integer' as const,
+        },
+      ],
+    },
+  ],
   partial: { file: fileURLToPath(new URL('./controls.hbs', import.meta.url)) },
   sheets: [{ name: 'Controls', columns: controlColumns, rows: controlRows }],
 });

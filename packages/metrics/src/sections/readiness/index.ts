@@ -4,7 +4,7 @@
  * invalid evaluations and of criteria missing from the level mapping.
  */
 import { fileURLToPath } from 'node:url';
-import { runOf } from '../../internal/run.ts';
+import { type Run, runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import { readinessInvalid, readinessUnmapped } from '../../internal/transforms/data-quality.ts';
 import { readinessSection, snapshotReadiness } from '../../internal/transforms/readiness.ts';
@@ -60,11 +60,9 @@ function criteriaColumns(): SheetColumn<ReadinessCriterionRow>[] {
   ];
 }
 
-export const readiness = builtinSection('readiness', {
-  id: 'readiness',
-  title: 'Readiness',
-  compute: (context) => {
-    const run = runOf(context);
+/** The run's readiness, computed once (the section and the brief's actions read it). */
+export function readinessOf(run: Run): ReportModel['readiness'] {
+  return run.once('readiness', () => {
     const { reports, organizationOf } = snapshotReadiness(run.snapshot);
     return readinessSection({
       reports,
@@ -75,7 +73,13 @@ export const readiness = builtinSection('readiness', {
       topN: run.topN,
       rule: READINESS_LEVEL_RULE,
     });
-  },
+  });
+}
+
+export const readiness = builtinSection('readiness', {
+  id: 'readiness',
+  title: 'Readiness',
+  compute: (context) => readinessOf(runOf(context)),
   checks: (context, readiness) => {
     // The reports behind the figures (each repository's latest) and those created in the period.
     const inspected = new Map(

@@ -5,14 +5,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { type DayRange, DELEGATION_LEVELS } from '@orgreport/api-core';
-import { costColumn, field } from '../../internal/sheet-columns.ts';
+import { runOf } from '../../internal/run.ts';
+import { field } from '../../internal/sheet-columns.ts';
 import { peopleOn, placementOf, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
 import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
-import { seatsAt } from '../../internal/transforms/seats.ts';
 import type { DataQualityFinding } from '../../model.ts';
 import { holdBackMix, holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
+import { inScopeOn } from '../../scope.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** One team (or Unassigned). */
@@ -26,7 +27,14 @@ export interface TeamRow {
   active_users: number;
   seat_utilization: number | null;
   credits: number;
+  /** The team's credit cost (credits only, no seats): `credit_cost`, kept under its first name. */
   cost: number | null;
+  /** The team's share of the organization's credit cost, in whole cents (see the chargeback's rule); null without a price. */
+  credit_cost: number | null;
+  /** Its share of the seat cost, in whole cents; null without a seat price. */
+  seat_cost: number | null;
+  /** Credit cost + seat cost; null when neither has a price. */
+  total_cost: number | null;
   /** Share of the users' credits. */
   share: number | null;
   autonomy_mean: number | null;
@@ -53,8 +61,10 @@ interface TeamAccumulator {
   costCenters: Set<string>;
   members: number;
   seats: number;
-  active: number;
+  active: Set<string>;
   credits: number;
+  creditCents: number;
+  seatCents: number;
   ratios: number[];
   delegation: Map<string, number>;
   repos: Set<string>;
@@ -64,11 +74,19 @@ interface TeamAccumulator {
   mixUsers: number;
 }
 
-/** The teams of the run: null without a directory. */
+/**
+ * The teams of the run: credits, seats and money from the organization's one allocation (the
+ * scope's cells in a scoped report), so the teams add up to the chargeback to the cent; null without
+ * a directory.
+ */
 export function computeTeams(context: SectionContext): TeamsSection | null {
-  const directory = context.inputs.directory;
-  if (!directory) return null;
+  const directory = context.options.inputs?.directory;
+  const allocation = runOf(context).allocation();
+  if (!directory || !allocation) return null;
   const place = placementOf(directory);
+  const scope = context.scope;
+  const end = context.period.end;
+  const inScope = (email: string | null | undefined, day: string) => !scope || inScopeOn(scope, email, day);
   const teams = new Map<string, TeamAccumulator>();
   const team = (name: string) => {
     let t = teams.get(name);
@@ -77,8 +95,10 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
         costCenters: new Set(),
         members: 0,
         seats: 0,
-        active: 0,
+        active: new Set(),
         credits: 0,
+        creditCents: 0,
+        seatCents: 0,
         ratios: [],
         delegation: new Map(),
         repos: new Set(),
@@ -90,33 +110,39 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     }
     return t;
   };
-  const end = context.period.end;
   for (const p of peopleOn(directory, end)) {
+    if (!inScope(p.email, end)) continue;
     const t = team(p.team);
     t.members++;
     t.costCenters.add(p.costCenter);
     for (const r of p.repositories) t.repos.add(r);
   }
   const unassigned = { active_users: 0, seats: 0, examples: [] as string[] };
-  for (const seat of seatsAt(context.snapshot.orgUsers, end)) {
-    const where = place(seat.email, end);
-    team(where.team).seats++;
-    if (!where.person) unassigned.seats++;
+  // Each person's latest team inside the run (their team at the end, or where they last were in the scope).
+  const lastTeam = new Map<string, { segment: number; team: string }>();
+  for (const cell of allocation.cells) {
+    if (!inScope(cell.email, allocation.segments[cell.segment]!)) continue;
+    const t = team(cell.team);
+    t.credits += cell.credits;
+    t.seats += cell.seats;
+    t.creditCents += cell.creditCents;
+    t.seatCents += cell.seatCents;
+    if (cell.active) t.active.add(cell.person);
+    if (cell.row === null) unassigned.seats += cell.seats;
+    const known = lastTeam.get(cell.person);
+    if (!known || cell.segment > known.segment)
+      lastTeam.set(cell.person, { segment: cell.segment, team: cell.team });
   }
-  // Credits and active users by the team each row's person was in that day; a user's autonomy and
-  // delegation (month figures) count to the team they are in at the period's end.
-  const byTeam = (span: DayRange) => sumsByGroup(context.shared.userDays, span, place, (p) => p.team);
-  let allCredits = 0;
-  for (const [name, sums] of byTeam(context.period)) {
-    const t = team(name);
-    t.credits += sums.credits;
-    t.active += sums.active.size;
-    allCredits += sums.credits;
-  }
+  // A user's autonomy and delegation (month figures) count to the team they are in at the period's
+  // end; in a scoped report, one who left the scope counts to the last of its teams they were in.
+  const allCredits = [...teams.values()].reduce((a, t) => a + t.credits, 0);
   for (const u of context.shared.users) {
     if (u.active_days === 0) continue;
+    const key = u.email?.toLowerCase() ?? `id:${u.user_id}`;
     const where = place(u.email, end);
-    const t = team(where.team);
+    const name = inScope(u.email, end) ? where.team : lastTeam.get(key)?.team;
+    if (name === undefined) continue;
+    const t = team(name);
     if (u.autonomy !== null) t.ratios.push(u.autonomy);
     const level = u.primary_delegation ?? 'none';
     t.delegation.set(level, (t.delegation.get(level) ?? 0) + 1);
@@ -126,6 +152,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
       if (unassigned.examples.length < 5) unassigned.examples.push(u.email ?? u.user_id);
     }
   }
+  const byTeam = (span: DayRange) => sumsByGroup(context.shared.userDays, span, place, (p) => p.team);
   const previous = context.comparison ? byTeam(context.comparison) : null;
   for (const [name, sums] of previous ?? []) {
     const t = team(name);
@@ -133,7 +160,8 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     t.previousActive += sums.active.size;
   }
   const latest = latestReports(context.snapshot.readiness, context.period.end);
-  const price = context.shared.pricing?.pricePerCredit ?? null;
+  const creditPriced = allocation.creditCents !== null;
+  const seatPriced = allocation.seatCents !== null;
   const rows = [...teams].map(([name, t]): TeamRow => {
     const scores = [...t.repos]
       .map((url) => latest.get(url))
@@ -141,15 +169,19 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
       .map((r) => readinessScores(r, context.shared.levelMapping).score)
       .filter((s): s is number => s !== null);
     const hasPrevious = previous !== null && context.comparison !== null;
+    const creditCost = creditPriced ? t.creditCents / 100 : null;
     return {
       team: name,
       cost_center: name === UNASSIGNED ? UNASSIGNED : [...t.costCenters].sort().join(', '),
       members: t.members,
       seats: t.seats,
-      active_users: t.active,
-      seat_utilization: t.seats > 0 ? t.active / t.seats : null,
+      active_users: t.active.size,
+      seat_utilization: t.seats > 0 ? t.active.size / t.seats : null,
       credits: t.credits,
-      cost: price === null ? null : t.credits * price,
+      cost: creditCost,
+      credit_cost: creditCost,
+      seat_cost: seatPriced ? t.seatCents / 100 : null,
+      total_cost: creditPriced || seatPriced ? (t.creditCents + t.seatCents) / 100 : null,
       share: allCredits > 0 ? t.credits / allCredits : null,
       autonomy_mean: t.ratios.length > 0 ? t.ratios.reduce((a, b) => a + b, 0) / t.ratios.length : null,
       // Every level, 0 where none (a team without active users has no mix).
@@ -168,7 +200,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
       previous_credits: hasPrevious ? t.previousCredits : null,
       credits_change: hasPrevious ? relativeChange(t.credits, t.previousCredits) : null,
       previous_active_users: hasPrevious ? t.previousActive : null,
-      active_users_change: hasPrevious ? t.active - t.previousActive : null,
+      active_users_change: hasPrevious ? t.active.size - t.previousActive : null,
     };
   });
   // Most credits first; Unassigned last, whatever it spent.
@@ -201,11 +233,18 @@ export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
 /**
  * The teams as a reader who may not see each person's rows may see them: teams under the minimum
  * group size held back into one row of sums, and delegation levels under it left out of each mix.
+ * The reader's own team (a team's report) is never held back: the minimum protects people, not the
+ * totals of the team the reader is responsible for.
  */
 export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): TeamsSection | null {
   if (!data || rules.personRows) return data;
+  const own = (r: TeamRow) => rules.scope?.kind === 'team' && r.team === rules.scope.name;
   // A team's figures come from its active users: those are the people they could single out.
-  const { kept, held, people } = holdBackSmallGroups(data.rows, (r) => r.active_users, rules.minGroupSize);
+  const { kept, held, people } = holdBackSmallGroups(
+    data.rows,
+    (r) => (own(r) ? null : r.active_users),
+    rules.minGroupSize,
+  );
   rules.heldBack('Teams', held.length, people);
   const rows = kept.map((r) => {
     const counts = Object.fromEntries(
@@ -224,6 +263,11 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
   if (held.length > 0) {
     const sum = (f: (r: TeamRow) => number | null) =>
       held.some((r) => f(r) === null) ? null : held.reduce((a, r) => a + f(r)!, 0);
+    // Money adds up in whole cents.
+    const cents = (f: (r: TeamRow) => number | null) => {
+      const total = sum((r) => (f(r) === null ? null : Math.round(f(r)! * 100)));
+      return total === null ? null : total / 100;
+    };
     const seats = sum((r) => r.seats) ?? 0;
     const active = sum((r) => r.active_users) ?? 0;
     const credits = sum((r) => r.credits) ?? 0;
@@ -237,7 +281,10 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
       active_users: active,
       seat_utilization: seats > 0 ? active / seats : null,
       credits,
-      cost: sum((r) => r.cost),
+      cost: cents((r) => r.cost),
+      credit_cost: cents((r) => r.credit_cost),
+      seat_cost: cents((r) => r.seat_cost),
+      total_cost: cents((r) => r.total_cost),
       share: sum((r) => r.share),
       autonomy_mean: null,
       delegation: {},
@@ -256,6 +303,8 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
 export const teams = defineSection<TeamsSection | null>({
   id: 'teams',
   title: 'Teams',
+  // In the short report where the scope has several teams: one team's page says what the brief says.
+  short: (data) => (data?.rows.length ?? 0) > 1,
   compute: computeTeams,
   checks: teamChecks,
   privacy: protectTeams,
@@ -263,14 +312,14 @@ export const teams = defineSection<TeamsSection | null>({
     {
       id: 'teams',
       term: 'Teams',
-      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case; anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level; its readiness = the mean latest score of the repositories the directory names for it. Change = on the previous month: credits relatively, active users as a difference.',
+      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case; anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level; its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. Change = on the previous month: credits relatively, active users as a difference.',
     },
   ],
   partial: { file: fileURLToPath(new URL('./teams.hbs', import.meta.url)) },
   sheets: [
     {
       name: 'Teams',
-      columns: (model) => [
+      columns: () => [
         field<TeamRow, 'team'>('team', 'text'),
         field('cost_center', 'text'),
         field('members', 'integer'),
@@ -278,7 +327,10 @@ export const teams = defineSection<TeamsSection | null>({
         field('active_users', 'integer'),
         field('seat_utilization', 'share'),
         field('credits', 'integer'),
-        ...costColumn<TeamRow>(model, (r) => r.credits),
+        // What each cost includes is in its name: credits, seats, both.
+        field('credit_cost', 'currency'),
+        field('seat_cost', 'currency'),
+        field('total_cost', 'currency'),
         field('share', 'share'),
         field('autonomy_mean', 'decimal'),
         ...DELEGATION_LEVELS.map((level) => ({

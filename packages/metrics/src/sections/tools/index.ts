@@ -106,13 +106,54 @@ function toolRows(model: ReportModel): ToolSheetRow[] {
   ];
 }
 
+/** Items of each list the organization-context page shows. */
+const CONTEXT_TOP = 5;
+
+/**
+ * A scope's tools: its people's calls of each kind, summed from their rows. The API names tools,
+ * MCP servers, skills, commands and hooks for the whole organization only: the lists stay empty
+ * here and the organization's stand on the scope's organization-context page.
+ */
+function scopeTools(run: Run): ReportModel['tools'] {
+  const sum = (field: 'tool_calls' | 'mcp_calls' | 'skill_calls' | 'slash_commands' | 'hooks') =>
+    run.daily.reduce((a, d) => a + d[field], 0);
+  return {
+    total: sum('tool_calls'),
+    top: [],
+    unparseable: 0,
+    mcpTotal: sum('mcp_calls'),
+    mcpServers: [],
+    skillsTotal: sum('skill_calls'),
+    skills: [],
+    slashCommandsTotal: sum('slash_commands'),
+    slashCommands: [],
+    hooksTotal: sum('hooks'),
+    hooks: [],
+  };
+}
+
 export const tools = builtinSection('tools', {
   id: 'tools',
-  // The API gives tools, MCP servers, skills, commands and hooks for the whole organization only.
-  scope: 'organization',
   title: 'Tools, MCP servers, skills, slash commands and hooks',
+  organizationContext: (organization) => [
+    {
+      id: 'tools.top',
+      title: 'Most used tools',
+      rows: organization.tools.top
+        .slice(0, CONTEXT_TOP)
+        .map((t) => ({ label: t.name, value: t.count, kind: 'integer' as const })),
+    },
+    {
+      id: 'tools.mcpServers',
+      title: 'MCP servers',
+      rows: organization.tools.mcpServers
+        .slice(0, CONTEXT_TOP)
+        .map((t) => ({ label: t.name, value: t.count, kind: 'integer' as const })),
+    },
+  ],
   compute: (context) => {
     const run = runOf(context);
+    if (context.scope) return scopeTools(run);
     const top = topToolsOf(run);
     const mcp = mergeMcpServers(run.rows.tools);
     const hooks = hooksByEvent(run.rows.tools);

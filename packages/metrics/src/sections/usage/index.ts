@@ -8,6 +8,7 @@ import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import { costOf, creditsByModel, creditsByTier } from '../../internal/transforms/credits.ts';
 import { missingDays, usersTotalMismatch } from '../../internal/transforms/data-quality.ts';
+import { creditsByPrimaryModel } from '../../internal/transforms/scope-breakdowns.ts';
 import type { DailyRow, DataQualityFinding, WeeklyRow } from '../../model.ts';
 import type { SheetColumn } from '../../section.ts';
 import { builtinSection } from '../builtin.ts';
@@ -98,7 +99,10 @@ export const usage = builtinSection('credits', {
   compute: (context) => {
     const run = runOf(context);
     const credits = run.current.values.credits ?? 0;
-    const byModel = creditsByModel(run.rows.tokens, run.price);
+    // A scope's credits by model come from its rows: each day's credits to that day's primary model.
+    const byModel = context.scope
+      ? creditsByPrimaryModel(run.periodRows, run.userDays, run.price)
+      : creditsByModel(run.rows.tokens, run.price);
     return {
       total: credits,
       cost: costOf(credits, run.price),
@@ -131,7 +135,19 @@ export const usage = builtinSection('credits', {
     {
       id: 'credits',
       term: 'Credits and cost',
-      text: 'Credits by model and by tier (standard, thinking) are sums of the /tokens by_model breakdowns. A user\u2019s primary model for the month is the model that was their daily primary model on the days with the most credits. Cost = credits \u00d7 the configured price per credit, in the configured currency; without a price no cost is shown.',
+      text: 'Credits by model and by tier (standard, thinking) are sums of the /tokens by_model breakdowns; in a report for a set of people, whose rows carry credits but no breakdown, each user-day\u2019s credits go to that day\u2019s primary model and its tier (primary_model, primary_model_tier), and no tokens are shown. A user\u2019s primary model for the month is the model that was their daily primary model on the days with the most credits. Cost = credits \u00d7 the configured price per credit, in the configured currency; without a price no cost is shown.',
+    },
+  ],
+  organizationContext: (organization) => [
+    {
+      id: 'tokens',
+      title: 'Tokens by kind',
+      rows: (['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const).map(
+        (id) => {
+          const f = organization.figures.find((x) => x.id === id);
+          return { label: f?.label ?? id, value: f?.value ?? null, kind: 'integer' as const };
+        },
+      ),
     },
   ],
   partial: { file: fileURLToPath(new URL('./usage.hbs', import.meta.url)) },

@@ -1,0 +1,131 @@
+/**
+ * People: in a scoped report, the scope's people by name: who used the agent most, who used it on
+ * one or two days only (someone to help), and the seats nobody used (those idle two whole months
+ * to reclaim). Counted by the same rules as the figures (seats and dormant seats are the seats
+ * section's); where the reader may not see the people's rows, the lists are withheld and say so.
+ * Nothing in the organization's own report.
+ */
+import { fileURLToPath } from 'node:url';
+import { runOf } from '../../internal/run.ts';
+import type { DormantSeat, UserMonthRow } from '../../model.ts';
+import type { SectionPrivacy } from '../../privacy.ts';
+import { defineSection, type SectionContext } from '../../section.ts';
+
+/** A person as a report names them: by name, with the e-mail that tells two of a name apart. */
+export interface PersonRef {
+  name: string | null;
+  email: string | null;
+}
+
+/** A person's month in a scoped report's lists. */
+export interface PersonRow extends PersonRef {
+  credits: number;
+  /** credits x price; null without a price. */
+  cost: number | null;
+  active_days: number;
+  sessions: number;
+  git_prs_created: number;
+  primary_model: string | null;
+}
+
+export interface PeopleSection {
+  /** People in the scope on the period's last day (the directory's). */
+  people: number;
+  /** People of the scope with activity in the period. */
+  active: number;
+  /** The people with the most credits, at most {@link TOP_PEOPLE}. */
+  top: PersonRow[];
+  /** People active on at least one and at most `maxDays` days of the period. */
+  lowActivity: {
+    maxDays: number;
+    /** How many; null where the reader sees groups only and they are fewer than the minimum group size. */
+    count: number | null;
+    people: PersonRow[];
+  };
+  /** The seats without activity in the period (the seats section's), and those to reclaim. */
+  dormant: { count: number; reclaim: number; seats: DormantSeat[] };
+  /** The reader may not see the people's rows: the lists are withheld (not empty). */
+  withheld: boolean;
+}
+
+/** People listed by credits. */
+export const TOP_PEOPLE = 10;
+/** Most active days of a person the report offers help to. */
+export const LOW_ACTIVITY_DAYS = 2;
+
+export function personRow(u: UserMonthRow): PersonRow {
+  return {
+    name: u.name,
+    email: u.email,
+    credits: u.credits,
+    cost: u.cost,
+    active_days: u.active_days,
+    sessions: u.sessions,
+    git_prs_created: u.git_prs_created,
+    primary_model: u.primary_model,
+  };
+}
+
+/** The people of a scope with activity on one or two days: fewest days first, then by name. */
+export function lowActivityPeople(users: readonly UserMonthRow[]): UserMonthRow[] {
+  return users
+    .filter((u) => u.active_days >= 1 && u.active_days <= LOW_ACTIVITY_DAYS)
+    .sort(
+      (a, b) =>
+        a.active_days - b.active_days ||
+        (a.name ?? a.email ?? a.user_id).localeCompare(b.name ?? b.email ?? b.user_id),
+    );
+}
+
+/** The scope's people; null in the organization's report. */
+export function computePeople(context: SectionContext): PeopleSection | null {
+  if (!context.scope) return null;
+  const run = runOf(context);
+  const seats = run.current.seats;
+  const active = run.users.filter((u) => u.active_days > 0);
+  const low = lowActivityPeople(run.users);
+  return {
+    people: context.scope.people,
+    active: active.length,
+    top: active.slice(0, TOP_PEOPLE).map(personRow),
+    lowActivity: { maxDays: LOW_ACTIVITY_DAYS, count: low.length, people: low.map(personRow) },
+    dormant: {
+      count: seats.dormant,
+      reclaim: seats.reclaim_candidates,
+      // Reclaim candidates first: the list a reader acts on.
+      seats: [...seats.dormant_users].sort((a, b) => Number(b.reclaim) - Number(a.reclaim)),
+    },
+    withheld: false,
+  };
+}
+
+/** The lists withheld from a reader of groups; a count of people under the minimum group size too. */
+export function protectPeople(data: PeopleSection | null, rules: SectionPrivacy): PeopleSection | null {
+  if (!data || rules.personRows) return data;
+  const low = data.lowActivity.count;
+  const hideLow = low !== null && low > 0 && low < rules.minGroupSize;
+  if (hideLow) rules.heldBack('People active on one or two days', 1, low);
+  return {
+    ...data,
+    top: [],
+    lowActivity: { ...data.lowActivity, count: hideLow ? null : low, people: [] },
+    dormant: { ...data.dormant, seats: [] },
+    withheld: true,
+  };
+}
+
+export const people = defineSection<PeopleSection | null>({
+  id: 'people',
+  title: 'People',
+  short: true,
+  compute: computePeople,
+  privacy: protectPeople,
+  definitions: [
+    {
+      id: 'people',
+      term: 'People',
+      text: `A scoped report names its people by their first and last name as the organization\u2019s users give them (with the e-mail where two share a name, or where no name is given). Top people = the ${TOP_PEOPLE} with the most credits in the period. Low activity = people active on one or two days of the period (activity: tool calls, messages or sessions above 0). Dormant seats and seats to reclaim are counted as on the seats page.`,
+    },
+  ],
+  partial: { file: fileURLToPath(new URL('./people.hbs', import.meta.url)) },
+});
