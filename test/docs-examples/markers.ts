@@ -180,13 +180,14 @@ export function checkTwins(pages: PageExamples[]): string[] {
   const problems: string[] = [];
   for (const page of pages) {
     for (const block of page.blocks) {
-      if (block.marker?.run !== false || block.marker.sameAs === undefined) continue;
+      const sameAs = block.marker?.run === false ? block.marker.sameAs : undefined;
+      if (sameAs === undefined) continue;
       const twin = pages
-        .find((p) => p.page === block.marker?.sameAs)
+        .find((p) => p.page === sameAs)
         ?.blocks.find((b) => b.marker?.run === true && commands(b.code) === commands(block.code));
       if (!twin) {
         problems.push(
-          `${page.page}:${block.line}: this example is said to run as in ${block.marker.sameAs}, but no example there that runs has the same commands`,
+          `${page.page}:${block.line}: this example is said to run as in ${sameAs}, but no example there that runs has the same commands`,
         );
       }
     }
