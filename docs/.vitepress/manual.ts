@@ -4,9 +4,10 @@
  * anchor, of the pages, the README beside them and the sidebar (links.ts). `test/docs-build.test.ts`
  * builds small sites with it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type DefaultTheme, defineConfig, type UserConfig } from 'vitepress';
-import { LinkChecker, readMirrors } from './links.ts';
+import { LinkChecker, REPO_FILES, readMirrors } from './links.ts';
 
 export interface ManualOptions {
   /** The repository and its manual's folder. */
@@ -38,6 +39,24 @@ export function manual(options: ManualOptions): UserConfig<DefaultTheme.Config> 
       },
     },
     themeConfig: { ...site.themeConfig, sidebar },
+    vite: {
+      ...site.vite,
+      plugins: [
+        ...(site.vite?.plugins ?? []),
+        {
+          // `pnpm docs:dev` serves the repository files pages link to, as the build copies them.
+          name: 'orgreport-repository-files',
+          configureServer(server) {
+            server.middlewares.use(REPO_FILES, (req, res, next) => {
+              const file = join(repo, decodeURIComponent((req.url ?? '').split('?')[0] ?? ''));
+              if (!links.served.has(file)) return next();
+              res.setHeader('content-type', 'text/plain; charset=utf-8');
+              res.end(readFileSync(file));
+            });
+          },
+        },
+      ],
+    },
     async buildEnd(built) {
       if (existsSync(`${repo}/README.md`)) links.checkFile(`${repo}/README.md`);
       const pages = new Set(
