@@ -111,8 +111,10 @@ describe('distribute', () => {
       expect(pdf?.filename).toMatch(/^orgreport-.*-2026-10-manager-/);
       const file = join(out, pdf!.filename!);
       expect(readFileSync(file).equals(pdf!.content)).toBe(true);
-      expect(pdfText(file)).toContain(`Everyone under ${manager}`);
-      expect(mails[0]!.parsed.subject).toContain(`Everyone under ${manager}`);
+      // The report names its manager by name, as the organization's users give it.
+      const name = users.find((u) => u.email === manager)!.name;
+      expect(pdfText(file)).toContain(`${name}’s organization`);
+      expect(mails[0]!.parsed.subject).toContain(`${name}’s organization`);
     }
     expect(smtp.received.length - before).toBe(recipients.length);
 

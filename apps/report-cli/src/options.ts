@@ -37,6 +37,7 @@ const SHARED = {
   orgName: settingFlag('organizationName'),
   org: settingFlag('org'),
   directory: settingFlag('directory'),
+  definitionsUrl: settingFlag('definitionsUrl'),
   allOrgs: () =>
     new Option('--all-orgs', 'run for every organization the config file lists, one after the other'),
   hookLog: settingFlag('hookLog'),
@@ -87,6 +88,7 @@ export const RENDERING: SharedFlag[] = [
   'templates',
   'sections',
   'directory',
+  'definitionsUrl',
   'email',
   'attachXlsx',
   'smtpUrl',

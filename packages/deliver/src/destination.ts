@@ -36,6 +36,8 @@ export interface DeliveryMessage {
   summary: string;
   /** Headline figures, formatted as the report prints them (card facts, message fields). */
   facts: ReadonlyArray<{ label: string; value: string }>;
+  /** What to do this month (a scoped report's actions), one each: shown after the figures. */
+  actions?: ReadonlyArray<{ title: string; text: string }>;
   documents: ReadonlyArray<DeliveryDocument>;
   /** Plain metadata for webhooks, object keys and logs: `month`, `scope`, `rule`, ... */
   meta: Readonly<Record<string, string>>;

@@ -385,6 +385,12 @@ export interface UserMonthRow {
   email: string | null;
   /** First and last name of the organization user (matched by id or e-mail); null when unknown. */
   name: string | null;
+  /**
+   * With a people directory: the user's team and cost center at the period's end (in a scoped
+   * report, the last of the scope's they were in); "Unassigned" for someone it does not list.
+   */
+  team?: string | null;
+  cost_center?: string | null;
   /** Days with a `/users` row showing activity. */
   active_days: number;
   credits: number;
@@ -416,7 +422,11 @@ export interface UserMonthRow {
   /** utilization >= 0.8 and >= 1.0 (false without a limit). */
   over_80: boolean;
   over_100: boolean;
-  /** credits x price; null when no price is configured. */
+  /**
+   * The user's credit cost in whole cents: with a directory, their share of the organization's one
+   * allocation (see the chargeback), so users add up to their cost centers' bills; without one,
+   * credits x price rounded to the cent. Null when no price is configured.
+   */
   cost: number | null;
 }
 

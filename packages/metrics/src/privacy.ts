@@ -16,9 +16,13 @@
  * everyone's rows.
  */
 import type { Snapshot } from '@orgreport/api-core';
+import type { PeopleDirectory } from './inputs.ts';
 import { displayName } from './internal/transforms/people-names.ts';
 import type { ReportModel, ReportPrivacy } from './model.ts';
-import type { PeopleDirectory, ReportSection } from './section.ts';
+import type { ReportSection, SectionPrivacy } from './section.ts';
+
+export type { SectionPrivacy } from './section.ts';
+
 import { READING_ORDER } from './sections/definitions/index.ts';
 
 /** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */
@@ -45,21 +49,6 @@ export interface Identity {
   id?: string | null;
   email?: string | null;
   name?: string | null;
-}
-
-/** What a section's privacy hook receives. */
-export interface SectionPrivacy {
-  minGroupSize: number;
-  /** The reader may see each person's rows of the document (everyone's, or the scope's in a scoped report). */
-  personRows: boolean;
-  /** Records groups held back, for the document's privacy note. */
-  heldBack(where: string, groups: number, people: number): void;
-  /**
-   * The document's scope (a team's, a cost center's report), null for the organization's: the
-   * scope's own group (its team's, its cost center's row) is never held back, as the minimum
-   * protects people, not the totals of the budget the reader owns.
-   */
-  scope: { kind: string; name: string } | null;
 }
 
 /** What {@link protectModel} needs beside the model. */
@@ -276,7 +265,7 @@ export function privacyDefinition(privacy: ReportPrivacy): string {
   const groups =
     privacy.personRows !== 'none'
       ? ''
-      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures, counting the people whose rows make its figures (its active users): such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can.`;
+      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures, counting the people whose rows make its figures (its active users): such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can. The minimum protects people, not budgets: a report for a cost center or a team never holds back its own cost center\u2019s or team\u2019s totals, nor those of the teams inside the cost center whose owner reads it.`;
   const pseudonyms = privacy.pseudonymized
     ? ' E-mails and user ids are keyed pseudonyms: the same person has the same pseudonym every month, and nothing in the document tells who they are.'
     : '';
@@ -335,6 +324,8 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     const allowed = new Set(
       [
         ...(options.reader ?? []),
+        // A manager's report is named after the manager: naming them tells nobody anything new.
+        ...(out.scope?.kind === 'manager' ? [out.scope.name] : []),
         ...out.users.flatMap((u) => [u.email, u.user_id]),
         ...out.seats.dormant_users.flatMap((d) => [d.email, d.id]),
       ]

@@ -6,7 +6,7 @@
  * old team before the move and to the new one from it, and the teams still partition the month.
  */
 import { type DayRange, isIsoDate } from '@orgreport/api-core';
-import type { DirectoryPerson, PeopleDirectory } from './section.ts';
+import type { DirectoryPerson, PeopleDirectory } from './inputs.ts';
 
 /** The kinds of scope. */
 export const SCOPE_KINDS = ['org', 'team', 'cost-center', 'manager'] as const;

@@ -14,6 +14,7 @@ import type {
   TokensDay,
   ToolsDay,
 } from '@orgreport/api-core';
+import type { LevelMapping, SectionInputs } from './inputs.ts';
 import type {
   ContextBlock,
   DailyRow,
@@ -24,9 +25,16 @@ import type {
   UserMonthRow,
   WeeklyRow,
 } from './model.ts';
-import type { LevelMapping, ReportOptions } from './options.ts';
-import type { SectionPrivacy } from './privacy.ts';
 import type { ResolvedScope } from './scope.ts';
+
+export type {
+  DirectoryPerson,
+  LevelMapping,
+  MonthHistory,
+  OrganizationFigures,
+  PeopleDirectory,
+  SectionInputs,
+} from './inputs.ts';
 
 /** How a number is shown: the report's text formats and the workbook's number formats follow it. */
 export type ValueKind =
@@ -100,100 +108,6 @@ export interface FiguresSheet {
 export type SectionSheet<Row = never> = TableSheet<Row> | FiguresSheet;
 
 /**
- * Further inputs of a run by name, as the caller passes them in `ReportOptions.inputs` (a history of
- * months from a store, a people directory mapping e-mails to teams, ...). A package that brings one
- * names its type by augmenting this interface, so sections read it typed:
- *
- * ```ts
- * declare module '@orgreport/metrics' {
- *   interface SectionInputs { people?: ReadonlyMap<string, { team: string; costCenter: string }> }
- * }
- * ```
- */
-export interface SectionInputs {
-  readonly [name: string]: unknown;
-  /** Earlier months of the organization, oldest first (from a store): the trend section reads them. */
-  readonly history?: ReadonlyArray<MonthHistory>;
-  /**
-   * The organizations of a rollup, each with its own report's figures: the rollup section lists
-   * them beside the run's figures, which are those of all of them together.
-   */
-  readonly organizations?: ReadonlyArray<OrganizationFigures>;
-  /** Who is in which team and cost center (a directory file): the teams and chargeback sections read it. */
-  readonly directory?: PeopleDirectory;
-  /**
-   * Monthly credit budgets by name (the config file's `watch.budgets`): a scoped report sets its
-   * credits against its team's or cost center's budget, else against its people's credit limits.
-   */
-  readonly budgets?: {
-    readonly organization?: number;
-    readonly teams?: Readonly<Record<string, number>>;
-    readonly costCenters?: Readonly<Record<string, number>>;
-  };
-  /**
-   * The month-end forecast of credits from the credits of each day held (`YYYY-MM-DD` -> credits)
-   * up to `lastDay` (the watch's `forecastMonth`): a partial report states its month's forecast.
-   */
-  readonly forecastCredits?: (values: ReadonlyMap<string, number>, lastDay: string) => number;
-  /** Where the full definitions are (a URL): the short report's "how to read" page links there. */
-  readonly definitionsUrl?: string;
-}
-
-/** One person of a directory. */
-export interface DirectoryPerson {
-  /** As the file gives it; matched to users and seats in any case. */
-  email: string;
-  team: string;
-  costCenter: string;
-  manager: string | null;
-  /** Repository URLs the person's team owns (the directory's `repositories` column, `;`-separated). */
-  repositories: string[];
-  /** The file's other columns, by header. */
-  attributes: Readonly<Record<string, string>>;
-  /**
-   * The first day (`YYYY-MM-DD`) this row holds, when the directory is effective-dated (its
-   * `valid_from` column): a person's row holds until their next one. None: since always.
-   */
-  validFrom?: string | null;
-}
-
-/** A directory of people: e-mail to team, cost center and manager. */
-export interface PeopleDirectory {
-  /** Where it came from (a file name), for messages. */
-  source: string;
-  people: ReadonlyArray<DirectoryPerson>;
-}
-
-/** One organization of a rollup and the figures of its own report. */
-export interface OrganizationFigures {
-  id: string;
-  name: string;
-  figures: ReadonlyArray<Figure>;
-}
-
-/**
- * One month of an organization's history as a store sums it up: what the trend section needs that
- * only a month's user-day rows give (the rest, seats and readiness, comes from the snapshot's lists).
- * Same definitions as the report's figures of the same ids.
- */
-export interface MonthHistory {
-  /** `YYYY-MM`. */
-  month: string;
-  /** Days of the month the store holds (fewer than the month's days: a partial month). */
-  days: number;
-  /** Days of the month with data (2026-01 has 18: data starts on the 14th). */
-  daysInMonth: number;
-  /** `credits`: the `/tokens` daily `billable_tokens` summed. */
-  credits: number;
-  /** `active_users`: distinct users with tool calls, messages or sessions on a day of the month. */
-  activeUsers: number;
-  /** `avg_dau`: mean `daily_active_users` over the days with `/activity` rows; null with none. */
-  avgDau: number | null;
-  /** `autonomy_mean`: mean over users with user messages of tool calls / user messages; null with none. */
-  autonomyMean: number | null;
-}
-
-/**
  * A column table of the shared computations: an arquero `ColumnTable` (`import type { ColumnTable }
  * from 'arquero'` to use its verbs), declared here by what every reader needs, so that the package's
  * types do not depend on arquero's.
@@ -254,6 +168,56 @@ export interface SharedComputations {
   topN: number;
   /** Criterion-to-level mapping of readiness. */
   levelMapping: LevelMapping;
+}
+
+/**
+ * Options of `buildReportModel`: everything configurable about the report's numbers. Declared with
+ * the section API, whose contexts carry them.
+ */
+export interface ReportOptions {
+  /** ISO 8601 instant written into the model as `generatedAt` (the caller's clock, never read here). */
+  generatedAt: string;
+  /** Criterion-to-level mapping; defaults to {@link DEFAULT_LEVEL_MAPPING}. Missing criteria are listed, not guessed. */
+  levelMapping?: LevelMapping;
+  /** Price of one credit; cost columns appear only when it is set. */
+  pricePerCredit?: number;
+  /** Currency of `pricePerCredit` (ISO 4217 code); defaults to `USD` when a price is set. */
+  currency?: string;
+  /** Price of one seat for the period, in the same currency: the chargeback's seat cost. */
+  pricePerSeat?: number;
+  /** Credit limit per user e-mail (matched case-insensitively). */
+  creditLimits?: Readonly<Record<string, number>>;
+  /** Length of the top lists (tools, skills, slash commands, weakest criteria); default 10. */
+  topN?: number;
+  /**
+   * The report's sections in order (default: the built-in ones). The model always holds the
+   * built-in sections' figures; the other sections' computations, checks and definitions run after.
+   */
+  sections?: ReadonlyArray<ReportSection>;
+  /** Further inputs sections read by name (see {@link SectionInputs}). */
+  inputs?: SectionInputs;
+  /**
+   * A report for a set of people: the scope (resolved against the directory over the snapshot's
+   * days), applied to the snapshot once before anything is computed; and the organization's own
+   * report model, whose figures the scope's are compared with and whose organization-only sections
+   * are shown as context (without it they are left out).
+   */
+  scope?: { scope: ResolvedScope; organization?: ReportModel };
+}
+
+/** What a section's privacy hook receives. */
+export interface SectionPrivacy {
+  minGroupSize: number;
+  /** The reader may see each person's rows of the document (everyone's, or the scope's in a scoped report). */
+  personRows: boolean;
+  /** Records groups held back, for the document's privacy note. */
+  heldBack(where: string, groups: number, people: number): void;
+  /**
+   * The document's scope (a team's, a cost center's report), null for the organization's: the
+   * scope's own group (its team's, its cost center's row) is never held back, as the minimum
+   * protects people, not the totals of the budget the reader owns.
+   */
+  scope: { kind: string; name: string } | null;
 }
 
 /** What a section's computation and checks receive. */

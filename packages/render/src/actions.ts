@@ -3,6 +3,7 @@
  * the report's formatter, so that the PDF, the HTML, the mail and the chat messages say the same.
  */
 import type { ActionFact, BriefSection, PersonRef, ReportModel } from '@orgreport/metrics';
+import { shortText } from './display-text.ts';
 import { formatCurrency, formatValue } from './format.ts';
 
 /** One action as a reader reads it. */
@@ -20,6 +21,8 @@ export interface ActionText {
 
 /** People named in an action at most; the People page lists them all. */
 export const MAX_NAMED = 8;
+/** The longest name an action shows. */
+const MAX_NAME = 80;
 
 const int = (n: number) => formatValue(n, 'integer');
 const pct = (n: number | null) => formatValue(n, 'share');
@@ -49,7 +52,7 @@ export function sharedNames(people: Iterable<PersonRef>): Set<string> {
 function named(people: readonly PersonRef[]): Pick<ActionText, 'people' | 'morePeople'> {
   const shared = sharedNames(people);
   return {
-    people: people.slice(0, MAX_NAMED).map((p) => personLabel(p, shared)),
+    people: people.slice(0, MAX_NAMED).map((p) => shortText(personLabel(p, shared), MAX_NAME)),
     morePeople: Math.max(0, people.length - MAX_NAMED),
   };
 }
@@ -87,8 +90,8 @@ function actionText(a: ActionFact, model: ReportModel): ActionText {
           ? ` On course for ${int(a.forecast)} by the month's end: ${pct(a.budget > 0 ? a.forecast / a.budget : null)} of it.`
           : '';
       const over =
-        a.over100.length > 0 || a.over80 > 0
-          ? ` ${a.over100.length > 0 ? `${plural(a.over100.length, 'person', 'people')} reached their limit` : ''}${a.over100.length > 0 && a.over80 > 0 ? '; ' : ''}${a.over80 > 0 ? `${plural(a.over80, 'more is', 'more are')} above 80 % of it` : ''}.`
+        a.over100 > 0 || a.over80 > 0
+          ? ` ${a.over100 > 0 ? `${plural(a.over100, 'person', 'people')} reached their limit` : ''}${a.over100 > 0 && a.over80 > 0 ? '; ' : ''}${a.over80 > 0 ? `${plural(a.over80, 'more is', 'more are')} above 80 % of it` : ''}.`
           : '';
       const share = a.share ?? 0;
       const title =
@@ -101,7 +104,7 @@ function actionText(a: ActionFact, model: ReportModel): ActionText {
         kind: a.kind,
         title,
         text: `${int(a.credits)} credits used: ${pct(a.share)} ${whose} of ${int(a.budget)}${cost}.${forecast}${over}`,
-        ...named(a.over100),
+        ...named(a.over100People),
       };
     }
     case 'readiness':

@@ -7,8 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Figure, ReportModel } from '@orgreport/metrics';
+import { BRIEF_FIGURES, type Figure, type FigureId, type ReportModel } from '@orgreport/metrics';
 import { templatesDir } from '@orgreport/templates';
+import { reportActions } from './actions.ts';
 import { formatFigure, formatFigureChange, formatInstant } from './format.ts';
 import { whatChangedSentences } from './what-changed.ts';
 
@@ -45,6 +46,8 @@ export interface ReportMessage {
   summary: string;
   /** The headline figures as the report formats them. */
   facts: Array<{ label: string; value: string }>;
+  /** What to do this month (a scoped report's actions, as its first page says them). */
+  actions: Array<{ title: string; text: string }>;
 }
 
 /** Formats a figure's value for the mail: by default the report's own formatter, as in the PDF. */
@@ -57,6 +60,8 @@ export function mailContext(
   format: FigureFormatter = formatFigure,
 ) {
   const byId = new Map(model.figures.map((f) => [f.id, f]));
+  // A scoped report's mail tells its own figures (the brief's), each beside the organization's.
+  const ids: ReadonlyArray<FigureId> = model.scope ? BRIEF_FIGURES : MAIL_HEADLINE_IDS;
   return {
     organization: model.organization.name,
     /** The scope a scoped report is for (`Team Platform`); null for the organization's. */
@@ -70,12 +75,31 @@ export function mailContext(
     generatedAt: formatInstant(model.generatedAt),
     /** The "what changed" paragraph of the report's first page. */
     whatChanged: whatChangedSentences(model).join(' '),
-    headline: MAIL_HEADLINE_IDS.flatMap((id) => {
+    headline: ids.flatMap((id) => {
       const f = byId.get(id);
       return f
-        ? [{ id, label: f.label, value: format(f), change: f.change === null ? null : formatFigureChange(f) }]
+        ? [
+            {
+              id,
+              label: f.label,
+              value: format(f),
+              change: f.change === null ? null : formatFigureChange(f),
+              organization:
+                typeof f.organization === 'number' ? format({ ...f, value: f.organization }) : null,
+            },
+          ]
         : [];
     }),
+    /** What to do this month, with the people named where the reader may see them. */
+    actions: reportActions(model).map((a, i) => ({
+      number: i + 1,
+      title: a.title,
+      text: a.text,
+      people:
+        a.people.length > 0
+          ? `${a.people.join(', ')}${a.morePeople > 0 ? ` and ${a.morePeople} more` : ''}`
+          : null,
+    })),
     attachments,
   };
 }
@@ -144,6 +168,10 @@ export async function composeMessage(
     facts: context.headline.map((f) => ({
       label: f.label,
       value: f.change ? `${f.value} (${f.change})` : f.value,
+    })),
+    actions: context.actions.map((a) => ({
+      title: a.title,
+      text: a.people ? `${a.text} ${a.people}.` : a.text,
     })),
   };
 }

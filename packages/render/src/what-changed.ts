@@ -12,7 +12,12 @@ const plural = (n: number, one: string, many = `${one}s`) =>
 const listed = (names: readonly string[]) =>
   names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
-function sentence(fact: ChangeFact, scoped: boolean): string {
+/** A name in the possessive: `Team Platform’s`, `Team Payments’`. */
+export function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}\u2019` : `${name}\u2019s`;
+}
+
+function sentence(fact: ChangeFact, scope: string | null): string {
   switch (fact.kind) {
     case 'security':
       return `${plural(fact.changes, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
@@ -26,7 +31,7 @@ function sentence(fact: ChangeFact, scoped: boolean): string {
     case 'reclaim':
       return `${plural(fact.dormant, 'seat')} of ${formatValue(fact.seats, 'integer')} had no activity${fact.candidates > 0 ? `; ${plural(fact.candidates, 'was', 'were')} idle the month before too and could be reclaimed` : ''}.`;
     case 'readiness-level':
-      return `${scoped ? "The readiness level of the scope's repositories" : "The organization's readiness level"} ${fact.to > fact.from ? 'rose' : 'fell'} from ${fact.from} to ${fact.to} (${plural(fact.repos, 'repository', 'repositories')}).`;
+      return `${scope !== null ? `The readiness level of ${possessive(scope)} repositories` : "The organization's readiness level"} ${fact.to > fact.from ? 'rose' : 'fell'} from ${fact.from} to ${fact.to} (${plural(fact.repos, 'repository', 'repositories')}).`;
   }
 }
 
@@ -41,7 +46,7 @@ export function whatChangedSentences(
   model: Pick<ReportModel, 'whatChanged' | 'comparisonHasData'> & Partial<Pick<ReportModel, 'scope'>>,
 ): string[] {
   if (!model.comparisonHasData) return ['There is no previous month to compare with.'];
-  const sentences = model.whatChanged.map((f) => sentence(f, model.scope !== undefined));
+  const sentences = model.whatChanged.map((f) => sentence(f, model.scope?.label ?? null));
   const told =
     sentences.length > 0
       ? sentences

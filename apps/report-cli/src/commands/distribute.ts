@@ -9,7 +9,13 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Delivery, DeliveryMessage } from '@orgreport/deliver';
-import type { DirectoryIndex, PeopleDirectory, ReportModel, ReportSection } from '@orgreport/metrics';
+import type {
+  DirectoryIndex,
+  PeopleDirectory,
+  ReportModel,
+  ReportSection,
+  SectionInputs,
+} from '@orgreport/metrics';
 import { warmUpRendering } from '@orgreport/render/warmup';
 import type { Config, ConfigFlags, ReportFormat } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
@@ -36,7 +42,7 @@ import { UsageError } from '../errors.ts';
 import { OutputSet } from '../output/atomic.ts';
 import { checkChromium, checkTemplates, chromiumOf } from '../report/checks.ts';
 import { daysOfReport, directoryIndex, type PreparedData, prepareData } from '../report/prepare.ts';
-import { computeModel, reportBaseName } from '../report/produce.ts';
+import { computeModel, modelOptions, reportBaseName, reportInputs } from '../report/produce.ts';
 import { loadSections } from '../report/sections.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
@@ -221,7 +227,10 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
           reporter,
         )
       : undefined;
-    const inputs = { ...history, ...(data.directory && { directory: data.directory }) };
+    const inputs = await reportInputs(config, {
+      ...history,
+      ...(data.directory && { directory: data.directory }),
+    });
     const organization = await computeModel(data.snapshot, config, reporter, sections, inputs);
     const renderer = new ReportRenderer({
       config,
@@ -376,7 +385,7 @@ class ReportRenderer {
       data: PreparedData;
       organization: ReportModel;
       sections: ReadonlyArray<ReportSection> | undefined;
-      inputs: Record<string, unknown>;
+      inputs: SectionInputs;
       warmup: ReturnType<typeof warmUpRendering>;
       /** Where section packages are resolved from. */
       cwd: string;
@@ -421,15 +430,15 @@ class ReportRenderer {
       const scope = this.pseudonymousIndex
         ? metrics.resolveScope(this.pseudonymousIndex, spec)
         : report.resolved;
-      model = metrics.buildReportModel(data.snapshot, {
-        generatedAt: organization.generatedAt,
-        ...(config.pricePerCredit !== undefined && { pricePerCredit: config.pricePerCredit }),
-        ...(config.currency !== undefined && { currency: config.currency }),
-        ...(config.pricePerSeat !== undefined && { pricePerSeat: config.pricePerSeat }),
-        ...(sections && { sections }),
-        inputs,
-        scope: { scope, organization },
-      });
+      model = metrics.buildReportModel(
+        data.snapshot,
+        modelOptions(config, {
+          generatedAt: organization.generatedAt,
+          ...(sections && { sections }),
+          inputs,
+          scope: { scope, organization },
+        }),
+      );
     }
     const chosen = report.sections
       ? metrics.resolveSections(await loadSections(report.sections, this.run.cwd))

@@ -70,6 +70,8 @@ export interface Config {
   organizationName?: string;
   /** The people directory file (`--directory`); undefined: no teams or chargeback. */
   directory?: string;
+  /** Where the full definitions are published (`--definitions-url`): the short report links there. */
+  definitionsUrl?: string;
   pricePerCredit?: number;
   /** Price of one seat for the month (the chargeback's seat cost). */
   pricePerSeat?: number;
@@ -428,6 +430,7 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     store: path('store'),
     organizationName: text(nonEmpty, 'organizationName'),
     directory: path('directory'),
+    definitionsUrl: text(url, 'definitionsUrl'),
     pricePerCredit: value(price, 'pricePerCredit'),
     pricePerSeat: value(price, 'pricePerSeat'),
     currency: text(currency, 'currency'),

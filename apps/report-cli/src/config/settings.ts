@@ -276,6 +276,13 @@ export const SETTINGS = {
     default: 'none: no teams, no chargeback',
     file: nonEmpty,
   }),
+  definitionsUrl: setting({
+    flag: '--definitions-url <url>',
+    env: 'ORGREPORT_DEFINITIONS_URL',
+    help: "where the report's full definitions are published: the short report's last page links there",
+    default: "none: the page points to the HTML report's definitions and the workbook's sheet",
+    file: url,
+  }),
   pricePerCredit: setting({
     env: 'ORGREPORT_PRICE_PER_CREDIT',
     help: 'price of one credit, for costs',

@@ -54,10 +54,24 @@ export const planRuleSchema = z
   );
 export type PlanRule = z.infer<typeof planRuleSchema>;
 
+/**
+ * Who answers for the money no cost center owns (the Unassigned people and seats, the credits no
+ * user row carries): the organization's workbook, with its chargeback and the people behind those
+ * rows, goes to them. Without it, the organization report's readers are the ones who get it.
+ */
+export const financeSchema = z.strictObject({
+  to: list(nonEmpty),
+  /** The documents (default xlsx). */
+  formats: list(z.enum(['pdf', 'xlsx', 'html', 'json'], 'expected pdf, xlsx, html or json')).optional(),
+  /** Whose per-person rows they see: all (default, so the people behind Unassigned are named) or none. */
+  people: z.enum(['all', 'none'], 'expected all or none').optional(),
+});
+
 /** A whole plan. */
 export const planSchema = z.strictObject({
   /** The minimum group size of this plan (default: the setting, 5). */
   minGroupSize: z.number().int().min(1).optional(),
   rules: z.array(planRuleSchema).min(1, 'expected at least one rule'),
+  finance: financeSchema.optional(),
 });
 export type Plan = z.infer<typeof planSchema>;

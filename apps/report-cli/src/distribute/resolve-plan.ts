@@ -5,6 +5,7 @@
  */
 import {
   type DirectoryIndex,
+  ORGANIZATION_SCOPE,
   type PersonRows,
   parseScope,
   type ResolvedScope,
@@ -209,6 +210,11 @@ export function resolvePlan(
       }
       add(rule, { kind, name }, to);
     }
+  }
+  // The money no cost center owns has an owner: the organization's workbook goes to finance.
+  if (plan.finance) {
+    const { to, formats, people } = plan.finance;
+    add({ scope: 'org', to, formats: formats ?? ['xlsx'], people: people ?? 'all' }, ORGANIZATION_SCOPE, to);
   }
   return { minGroupSize, reports: [...reports.values()], deliveries, heldBack: [...heldBack.values()] };
 }

@@ -7,6 +7,7 @@ import type { Snapshot } from '@orgreport/api-core';
 import type {
   PersonRows,
   ReportModel,
+  ReportOptions,
   ReportSection,
   ResolvedScope,
   SectionInputs,
@@ -120,6 +121,50 @@ export function loadReportModules(): void {
   import('@orgreport/render/documents').catch(() => {});
 }
 
+/**
+ * The inputs every report of a run reads besides the month: what the caller brings (the directory,
+ * the store's history) and what the configuration says (the watch's budgets, where the definitions
+ * are published), with the watch's month-end forecast for a partial month's budget.
+ */
+export async function reportInputs(config: Config, inputs: SectionInputs = {}): Promise<SectionInputs> {
+  const budgets = config.watch?.budgets;
+  const { forecastMonth } = await import('@orgreport/watch');
+  return {
+    ...inputs,
+    ...(budgets && {
+      budgets: {
+        ...(budgets.organization !== undefined && { organization: budgets.organization }),
+        teams: budgets.teams,
+        costCenters: budgets.costCenters,
+      },
+    }),
+    forecastCredits: (values, lastDay) => forecastMonth(values, lastDay).forecast,
+    ...(config.definitionsUrl && { definitionsUrl: config.definitionsUrl }),
+  };
+}
+
+/** The options of every report model of a run: the configured prices, sections and inputs. */
+export function modelOptions(
+  config: Config,
+  options: {
+    generatedAt: string;
+    sections?: ReadonlyArray<ReportSection>;
+    inputs?: SectionInputs;
+    scope?: ProduceOptions['scope'];
+  },
+): ReportOptions {
+  const { sections, inputs, scope } = options;
+  return {
+    generatedAt: options.generatedAt,
+    ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
+    ...(config.currency !== undefined ? { currency: config.currency } : {}),
+    ...(config.pricePerSeat !== undefined ? { pricePerSeat: config.pricePerSeat } : {}),
+    ...(sections && { sections }),
+    ...(inputs && { inputs }),
+    ...(scope && { scope }),
+  };
+}
+
 /** Computes the report model of a snapshot with the configured pricing. */
 export async function computeModel(
   snapshot: Snapshot,
@@ -131,15 +176,15 @@ export async function computeModel(
 ): Promise<ReportModel> {
   const { buildReportModel } = await import('@orgreport/metrics');
   const stage = reporter.stage(scope ? `compute ${scope.scope.label}` : 'compute');
-  const model = buildReportModel(snapshot, {
-    generatedAt: config.now().toISOString(),
-    ...(config.pricePerCredit !== undefined ? { pricePerCredit: config.pricePerCredit } : {}),
-    ...(config.currency !== undefined ? { currency: config.currency } : {}),
-    ...(config.pricePerSeat !== undefined ? { pricePerSeat: config.pricePerSeat } : {}),
-    ...(sections && { sections }),
-    ...(inputs && { inputs }),
-    ...(scope && { scope }),
-  });
+  const model = buildReportModel(
+    snapshot,
+    modelOptions(config, {
+      generatedAt: config.now().toISOString(),
+      ...(sections && { sections }),
+      inputs: await reportInputs(config, inputs),
+      ...(scope && { scope }),
+    }),
+  );
   stage.done(`${model.figures.length} figures, ${model.weekly.length} weeks, ${model.users.length} users`);
   return model;
 }

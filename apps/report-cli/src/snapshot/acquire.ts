@@ -2,50 +2,18 @@
  * The fetch step shared by `monthly`, `fetch` and `limits template`: decide the period from the
  * configuration's clock, connect (or start the demo), fetch the snapshot with progress, close.
  */
-import {
-  comparisonPeriod,
-  lastCompleteMonth,
-  type MonthPeriod,
-  monthPeriod,
-  parseIsoMonth,
-  type Snapshot,
-} from '@orgreport/api-core';
+import { comparisonPeriod, type Snapshot } from '@orgreport/api-core';
 import { fetchedRangeOf, fetchSnapshot } from '@orgreport/snapshot';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Config } from '../config/config.ts';
 import { connect } from '../connect.ts';
 import type { CommandContext } from '../context.ts';
-import { CliError, EXIT, UsageError } from '../errors.ts';
-import { positiveInteger } from '../flags.ts';
+import { CliError, EXIT } from '../errors.ts';
 import { readHookLog } from '../hook/record.ts';
 import type { Reporter } from '../reporter.ts';
+import { type AcquireFlags, demoUsersOf, reportPeriod } from './period.ts';
 
-/** Flags that choose the period and the source. */
-export interface AcquireFlags {
-  month?: string;
-  partial?: boolean;
-  demo?: boolean;
-  demoUsers?: string;
-}
-
-/** The report period of `--month` (default: the last complete month) under the configuration's clock. */
-export function reportPeriod(flags: AcquireFlags, config: Config): MonthPeriod {
-  const month = flags.month ?? lastCompleteMonth(config.now);
-  // Name the flag when the user gave one; a default month failing means the clock (--today) is too early.
-  const label = flags.month !== undefined ? '--month' : `the last complete month (today is ${config.today})`;
-  try {
-    parseIsoMonth(month, label);
-    return monthPeriod(month, { now: config.now, allowPartial: Boolean(flags.partial) });
-  } catch (error) {
-    const text = (error as Error).message.replace(/^month /, `${label} `);
-    throw new UsageError(text, { cause: error });
-  }
-}
-
-/** Users of the demo organization when `--demo`, else undefined. */
-export function demoUsersOf(flags: AcquireFlags): number | undefined {
-  return flags.demo ? (positiveInteger(flags.demoUsers, '--demo-users') ?? 200) : undefined;
-}
+export { type AcquireFlags, demoUsersOf, reportPeriod } from './period.ts';
 
 /**
  * The snapshot of the period the flags choose: from the store when one is configured (fetching

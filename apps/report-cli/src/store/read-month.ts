@@ -9,7 +9,7 @@ import { fetchedRangeOf } from '@orgreport/snapshot';
 import { type Config, configuredOrgId } from '../config/config.ts';
 import type { CommandContext } from '../context.ts';
 import type { Reporter } from '../reporter.ts';
-import { type AcquireFlags, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
+import { type AcquireFlags, demoUsersOf, reportPeriod } from '../snapshot/period.ts';
 import { syncIntoStore } from './sync-store.ts';
 
 /**

@@ -207,6 +207,13 @@ function slackText(message: DeliveryMessage): string {
   if (message.facts.length > 0) {
     lines.push('', ...message.facts.map((f) => `• ${escaped(f.label)}: *${escaped(f.value)}*`));
   }
+  if (message.actions && message.actions.length > 0) {
+    lines.push(
+      '',
+      '*What to do this month*',
+      ...message.actions.map((a, i) => `${i + 1}. *${escaped(a.title)}.* ${escaped(a.text)}`),
+    );
+  }
   return lines.join('\n');
 }
 

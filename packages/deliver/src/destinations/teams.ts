@@ -74,6 +74,12 @@ function teamsCard(message: DeliveryMessage, links: SendContext['links']): CardE
   if (message.facts.length > 0) {
     body.push({ type: 'FactSet', facts: message.facts.map((f) => ({ title: f.label, value: f.value })) });
   }
+  if (message.actions && message.actions.length > 0) {
+    body.push({ type: 'TextBlock', text: 'What to do this month', weight: 'Bolder', wrap: true });
+    for (const [i, a] of message.actions.entries()) {
+      body.push({ type: 'TextBlock', text: `${i + 1}. **${a.title}.** ${a.text}`, wrap: true });
+    }
+  }
   const openable = links.filter((link) => isOpenable(link.url));
   for (const link of links.filter((l) => !openable.includes(l))) {
     // An s3:// location cannot be opened from Teams: it is shown for people who have a client.

@@ -35,6 +35,8 @@ export interface WebhookPayload {
   summary: string;
   text: string;
   facts: ReadonlyArray<{ label: string; value: string }>;
+  /** What to do this month (a scoped report's actions); empty for the others. */
+  actions: ReadonlyArray<{ title: string; text: string }>;
   meta: Readonly<Record<string, string>>;
   documents: ReadonlyArray<{ filename: string; contentType: string; sha256: string; bytes: number }>;
   links: ReadonlyArray<{ url: string; label: string }>;
@@ -101,6 +103,7 @@ function payloadOf(message: DeliveryMessage, context: SendContext): WebhookPaylo
     summary: message.summary,
     text: message.text,
     facts: message.facts.map(({ label, value }) => ({ label, value })),
+    actions: (message.actions ?? []).map(({ title, text }) => ({ title, text })),
     meta: { ...message.meta },
     documents: message.documents.map(({ filename, contentType, sha256, bytes }) => ({
       filename,

@@ -23,7 +23,13 @@ import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOpti
 import { inScopeOn, type ResolvedScope } from '../scope.ts';
 import type { SharedComputations } from '../section.ts';
 import type { ScopedInput } from './apply-scope.ts';
-import { type MonthAllocation, monthAllocation } from './transforms/allocation.ts';
+import {
+  type AllocationCell,
+  type MonthAllocation,
+  monthAllocation,
+  personShares,
+  scopeCells,
+} from './transforms/allocation.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
 import { snapshotControlChanges } from './transforms/controls.ts';
@@ -129,6 +135,8 @@ export interface Run {
    * every report of the organization, scoped or not; null without a people directory.
    */
   allocation(): MonthAllocation | null;
+  /** The allocation's cells of the run: all of them, or the scope's (see `scopeCells`); none without a directory. */
+  cells(): readonly AllocationCell[];
   /** In a scoped report, the scope; null for the organization's. */
   scope: ResolvedScope | null;
 }
@@ -401,6 +409,39 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
   const figures = snapshot.organizations ? applyFigureRules(computed, 'organizations') : computed;
 
   const memo = new Map<string, unknown>();
+  let allocated: MonthAllocation | null | undefined;
+  const allocation = (): MonthAllocation | null => {
+    if (allocated !== undefined) return allocated;
+    // The organization's directory and snapshot, never the scope's: one allocation for all.
+    const directory = options.inputs?.directory;
+    allocated = directory
+      ? monthAllocation({
+          snapshot: scoped?.organization ?? snapshot,
+          directory,
+          period,
+          pricePerCredit: price,
+          pricePerSeat:
+            typeof options.pricePerSeat === 'number' && options.pricePerSeat > 0
+              ? options.pricePerSeat
+              : null,
+        })
+      : null;
+    return allocated;
+  };
+  let cellsOfRun: readonly AllocationCell[] | undefined;
+  const cells = (): readonly AllocationCell[] => {
+    if (cellsOfRun) return cellsOfRun;
+    const all = allocation();
+    cellsOfRun = !all ? [] : scoped ? scopeCells(all, scoped.scope) : all.cells;
+    return cellsOfRun;
+  };
+  const users = userTotals(weekLevels, periodRows, data, {
+    pricePerCredit: price,
+    creditLimits,
+    primary: monthPrimary,
+    sums: monthUsers,
+    nameOf: namesOf(snapshot.orgUsers),
+  });
   return {
     snapshot,
     options,
@@ -428,32 +469,37 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     previous,
     figures,
     whatChanged: whatChangedOf(current, previous, figures, controls),
-    users: userTotals(weekLevels, periodRows, data, {
-      pricePerCredit: price,
-      creditLimits,
-      primary: monthPrimary,
-      sums: monthUsers,
-      nameOf: namesOf(snapshot.orgUsers),
-    }),
+    users: placeUsers(users, allocation(), cells()),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());
       return memo.get(key) as T;
     },
-    allocation() {
-      // The organization's directory and snapshot, never the scope's: one allocation for all.
-      const directory = options.inputs?.directory;
-      if (!directory) return null;
-      return monthAllocation({
-        snapshot: scoped?.organization ?? snapshot,
-        directory,
-        period,
-        pricePerCredit: price,
-        pricePerSeat:
-          typeof options.pricePerSeat === 'number' && options.pricePerSeat > 0 ? options.pricePerSeat : null,
-      });
-    },
+    allocation,
+    cells,
     scope: scoped?.scope ?? null,
   };
+}
+
+/**
+ * The users with their team, cost center and credit cost from the month's allocation (a scope's
+ * cells in a scoped report), so that users add up to the bills; as they are without a directory.
+ */
+function placeUsers(
+  users: UserMonthRow[],
+  allocation: MonthAllocation | null,
+  cells: readonly AllocationCell[],
+): UserMonthRow[] {
+  if (!allocation) return users;
+  const shares = personShares(cells);
+  return users.map((u) => {
+    const share = shares.get(u.email?.toLowerCase() ?? `id:${u.user_id}`);
+    return {
+      ...u,
+      team: share?.team ?? null,
+      cost_center: share?.costCenter ?? null,
+      cost: allocation.creditCents === null ? null : (share?.creditCents ?? 0) / 100,
+    };
+  });
 }
 
 /** The facts of the "what changed" paragraph of a run. */

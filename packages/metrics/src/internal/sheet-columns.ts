@@ -14,9 +14,18 @@ export function field<Row, K extends keyof Row & string>(
   return { header, kind, value: (row) => row[key] };
 }
 
-/** The cost column of a sheet: only when the model has a price per credit. */
+/**
+ * The credit-cost column of a sheet (`credit_cost`: credits only, at the price per credit, in whole
+ * cents): in every workbook, empty where no price is configured, so that workbooks stack.
+ */
 export function costColumn<Row>(model: ReportModel, credits: (row: Row) => number): SheetColumn<Row>[] {
   const price = model.pricing?.pricePerCredit ?? null;
-  if (price === null) return [];
-  return [{ header: 'cost', kind: 'currency', value: (row) => credits(row) * price }];
+  return [
+    {
+      header: 'credit_cost',
+      kind: 'currency',
+      value: (row) => (price === null ? null : Math.round(credits(row) * price * 100) / 100),
+      emptyReason: 'no price per credit is configured',
+    },
+  ];
 }

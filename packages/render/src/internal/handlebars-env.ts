@@ -8,7 +8,7 @@
 import type { Figure, PersonRef } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
 import { personLabel } from '../actions.ts';
-import { shortText as cut } from '../display-text.ts';
+import { shortText as cut, escapeHtml } from '../display-text.ts';
 import {
   changeDirection,
   formatCurrency,
@@ -20,6 +20,7 @@ import {
   formatValue,
   NOT_AVAILABLE,
 } from '../format.ts';
+import { possessive } from '../what-changed.ts';
 import { finiteOrNull } from '../workbook/cell-values.ts';
 import { detailLines } from './detail-text.ts';
 
@@ -73,6 +74,8 @@ function markupOf(options: HelperOptions): TrustedMarkup {
 /** Creates an isolated Handlebars environment with the report's helpers registered. */
 export function createReportEnvironment(): typeof Handlebars {
   const hb = Handlebars.create();
+  /** Text kept on one line (escaped: the span is this package's markup, the text is data). */
+  const unbroken = (text: string) => new hb.SafeString(`<span class="nobr">${escapeHtml(text)}</span>`);
   const helpers: Record<string, (...a: unknown[]) => unknown> = {
     int: (v) => formatValue(num(v), 'integer'),
     dec: (v) => formatValue(num(v), 'decimal'),
@@ -95,8 +98,10 @@ export function createReportEnvironment(): typeof Handlebars {
     /** A person by name; by e-mail too where the name is unknown or two people share it. */
     person: (p, options) => {
       const root = (options as HelperOptions).data?.root as { sharedNames?: string[] } | undefined;
-      return personLabel(p as PersonRef, new Set(root?.sharedNames ?? []));
+      return shortText(personLabel(p as PersonRef, new Set(root?.sharedNames ?? [])));
     },
+    /** A name in the possessive, cut for display: `Team Platform’s`, `Team Payments’`. */
+    possessive: (v) => possessive(shortText(v)),
     /** A value of the organization-context page in its kind's format. */
     contextValue: (v, kind) => formatValue(num(v), kind === 'share' || kind === 'decimal' ? kind : 'integer'),
     figure: (f) => formatFigure(f as Figure),
@@ -109,12 +114,13 @@ export function createReportEnvironment(): typeof Handlebars {
     changeClass: (f) => `change-${changeDirection(f as Figure)}`,
     /** The same class for a bare change (a relative change, or a difference) in a table. */
     signClass: (v) => `change-${changeDirection({ change: num(v) })}`,
-    instant: (v) => (typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
+    // A date or an instant never breaks across lines ("2026-07-" / "31").
+    instant: (v) => unbroken(typeof v === 'string' ? formatInstant(v) : NOT_AVAILABLE),
     short: (v) => (v === null || v === undefined ? NOT_AVAILABLE : shortText(v)),
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),
     detailList: (v) => shortText(detailLines(v, { maxLines: MAX_DETAILS }).join('; '), MAX_PARAGRAPH_TEXT),
     detailLines: (v) => detailLines(v, { maxLines: MAX_DETAILS }).map((l) => shortText(l, MAX_DETAIL_LINE)),
-    day: (v) => (typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
+    day: (v) => unbroken(typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
     inc: (v) => (typeof v === 'number' ? v + 1 : v),
     orNA: (v) => (v === null || v === undefined || v === '' ? NOT_AVAILABLE : shortText(v)),
     levelName: (n, names) => {

@@ -19,6 +19,7 @@
  *   center) is a sum of whole cents, so all of them add up to the invoice exactly.
  */
 import type { DayRange, OrgUser, Snapshot } from '@orgreport/api-core';
+import { inScopeOn, type ResolvedScope } from '../../scope.ts';
 import type { DirectoryPerson, PeopleDirectory } from '../../section.ts';
 import { personEmails } from '../apply-scope.ts';
 import { peopleOn, placementOf, shareCents, toCents, UNASSIGNED } from './attribution.ts';
@@ -58,6 +59,8 @@ export interface MonthAllocation {
   /** The first day of each segment of the period, in order (the first is the period's start). */
   segments: string[];
   cells: AllocationCell[];
+  /** The cells of each person, by the person's key. */
+  byPerson: ReadonlyMap<string, readonly AllocationCell[]>;
   /** The cost centers in the bill's order (most credits first, Unassigned last). */
   costCenters: CostCenterBill[];
   /** The credits of the organization's total that no user row carries, and their cents. */
@@ -202,9 +205,16 @@ export function allocateMonth(input: AllocationInput): MonthAllocation {
     });
     return { name: c.name, credits: c.credits, seats: c.seats, creditCents: credit, seatCents: seat };
   });
+  const byPerson = new Map<string, AllocationCell[]>();
+  for (const cell of ordered) {
+    const list = byPerson.get(cell.person);
+    if (list) list.push(cell);
+    else byPerson.set(cell.person, [cell]);
+  }
   return {
     segments,
     cells: ordered,
+    byPerson,
     costCenters: bills,
     unattributed: { credits: unattributedCredits, creditCents: centerCredit?.[centers.length] ?? 0 },
     credits: orgCredits,
@@ -214,6 +224,58 @@ export function allocateMonth(input: AllocationInput): MonthAllocation {
     pricePerCredit,
     pricePerSeat,
   };
+}
+
+/**
+ * The cells of a scope's people on the days they were in it, in the allocation's order: found
+ * through the scope's members (a few dozen) rather than the organization's cells.
+ */
+export function scopeCells(allocation: MonthAllocation, scope: ResolvedScope): AllocationCell[] {
+  const out: AllocationCell[] = [];
+  for (const email of Object.keys(scope.members)) {
+    for (const cell of allocation.byPerson.get(email) ?? []) {
+      if (inScopeOn(scope, email, allocation.segments[cell.segment]!)) out.push(cell);
+    }
+  }
+  return out.sort((a, b) => (a.person < b.person ? -1 : a.person > b.person ? 1 : a.segment - b.segment));
+}
+
+/** A person's share of the allocation over some of their cells, and where the last of them is. */
+export interface PersonShare {
+  creditCents: number;
+  seatCents: number;
+  /** The team and cost center of their latest cell among those counted. */
+  team: string;
+  costCenter: string;
+}
+
+/**
+ * Each person's share of `cells` (the organization's, or a scope's), by the person's key
+ * (lower-cased e-mail, or `id:<user id>`).
+ *
+ * @example
+ * personShares(allocation.cells).get('ann@acme.test')?.creditCents
+ */
+export function personShares(cells: readonly AllocationCell[]): Map<string, PersonShare> {
+  const out = new Map<string, PersonShare & { segment: number }>();
+  for (const cell of cells) {
+    const known = out.get(cell.person);
+    if (!known) {
+      out.set(cell.person, {
+        creditCents: cell.creditCents,
+        seatCents: cell.seatCents,
+        team: cell.team,
+        costCenter: cell.costCenter,
+        segment: cell.segment,
+      });
+      continue;
+    }
+    known.creditCents += cell.creditCents;
+    known.seatCents += cell.seatCents;
+    if (cell.segment > known.segment)
+      Object.assign(known, { team: cell.team, costCenter: cell.costCenter, segment: cell.segment });
+  }
+  return out;
 }
 
 /** Allocations made lately, by snapshot, directory and prices: a distribution reads one for every scope. */

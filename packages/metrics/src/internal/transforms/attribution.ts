@@ -4,6 +4,7 @@
  * the cent: amounts in whole cents by the largest-remainder method, so the parts add up exactly to
  * the whole.
  */
+import { inScopeOn, type ResolvedScope } from '../../scope.ts';
 import type { DirectoryPerson, PeopleDirectory } from '../../section.ts';
 
 /** The team and cost center of people the directory does not list. */
@@ -15,14 +16,24 @@ export interface Placement {
   person: DirectoryPerson | null;
 }
 
+/** A lookup of placements: made once per directory (a distribution places people for every scope). */
+export type PlacementLookup = (email: string | null | undefined, day?: string) => Placement;
+const placements = new WeakMap<PeopleDirectory, PlacementLookup>();
+
 /**
  * A lookup from e-mail (any case) and day to team and cost center: the person's directory row in
  * effect on that day (an effective-dated directory moves a person on the day of the move); without
- * a day, their latest row.
+ * a day, their latest row. Made once per directory.
  */
-export function placementOf(
-  directory: PeopleDirectory,
-): (email: string | null | undefined, day?: string) => Placement {
+export function placementOf(directory: PeopleDirectory): PlacementLookup {
+  const known = placements.get(directory);
+  if (known) return known;
+  const lookup = makePlacement(directory);
+  placements.set(directory, lookup);
+  return lookup;
+}
+
+function makePlacement(directory: PeopleDirectory): PlacementLookup {
   const byEmail = new Map<string, DirectoryPerson[]>();
   for (const p of directory.people) {
     const rows = byEmail.get(p.email.toLowerCase()) ?? [];
@@ -41,14 +52,38 @@ export function placementOf(
   };
 }
 
-/** The directory's people on `day`: each person's row then in effect, once. */
+/** The people of a scope on `day` (their directory rows then), found through its members. */
+export function scopePeopleOn(
+  directory: PeopleDirectory,
+  scope: ResolvedScope,
+  day: string,
+): DirectoryPerson[] {
+  const place = placementOf(directory);
+  return Object.keys(scope.members).flatMap((email) => {
+    const person = inScopeOn(scope, email, day) ? place(email, day).person : null;
+    return person ? [person] : [];
+  });
+}
+
+const peopleByDay = new WeakMap<PeopleDirectory, Map<string, DirectoryPerson[]>>();
+
+/** The directory's people on `day`: each person's row then in effect, once (made once per directory and day). */
 export function peopleOn(directory: PeopleDirectory, day: string): DirectoryPerson[] {
+  let byDay = peopleByDay.get(directory);
+  if (!byDay) {
+    byDay = new Map();
+    peopleByDay.set(directory, byDay);
+  }
+  const known = byDay.get(day);
+  if (known) return known;
   const place = placementOf(directory);
   const emails = new Set(directory.people.map((p) => p.email.toLowerCase()));
-  return [...emails].flatMap((e) => {
+  const people = [...emails].flatMap((e) => {
     const p = place(e, day).person;
     return p ? [p] : [];
   });
+  byDay.set(day, people);
+  return people;
 }
 
 /**

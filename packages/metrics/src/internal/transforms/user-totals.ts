@@ -5,7 +5,6 @@
 
 import type { ColumnTable } from 'arquero';
 import type { UserMonthRow } from '../../model.ts';
-import { costOf } from './credits.ts';
 import { primaryDelegation } from './delegation.ts';
 import type { NameOf } from './people-names.ts';
 import { columnValues, sumBy, withRatios } from './sum-by.ts';
@@ -187,7 +186,8 @@ export function userTotals(
       limit_utilization: utilization,
       over_80: utilization !== null ? utilization >= 0.8 : overZero,
       over_100: utilization !== null ? utilization >= 1 : overZero,
-      cost: costOf(credits, options.pricePerCredit),
+      // Money in whole cents (a directory's allocation may share them out again, see allocation.ts).
+      cost: options.pricePerCredit === null ? null : Math.round(credits * options.pricePerCredit * 100) / 100,
     });
   }
   return rows.sort((a, b) => b.credits - a.credits || (a.user_id < b.user_id ? -1 : 1));

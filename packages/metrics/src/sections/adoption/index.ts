@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
-import { costColumn, field } from '../../internal/sheet-columns.ts';
+import { field } from '../../internal/sheet-columns.ts';
 import { clientDau } from '../../internal/transforms/clients.ts';
 import { unknownClients } from '../../internal/transforms/schema-drift.ts';
 import { listSheet } from '../../list-sheet.ts';
@@ -28,12 +28,16 @@ function limitFlag(key: 'over_80' | 'over_100'): SheetColumn<UserMonthRow> {
 }
 
 /** Columns of the `Users` sheet (per-user month totals; the languages are on `User languages`). */
-function userColumns(model: ReportModel): SheetColumn<UserMonthRow>[] {
+function userColumns(): SheetColumn<UserMonthRow>[] {
   return [
     ...USER_KEY,
+    field('name', 'text'),
+    // Where the user's money goes (at the period's end): a pivot by cost center adds up to the bills.
+    { header: 'team', kind: 'text', value: (u) => u.team ?? null },
+    { header: 'cost_center', kind: 'text', value: (u) => u.cost_center ?? null },
     field('active_days', 'integer'),
     field('credits', 'integer'),
-    ...costColumn<UserMonthRow>(model, (u) => u.credits),
+    field('cost', 'currency', 'credit_cost'),
     field('tool_calls', 'integer'),
     field('sessions', 'integer'),
     field('messages', 'integer'),

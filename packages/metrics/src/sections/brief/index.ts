@@ -49,8 +49,10 @@ export type ActionFact =
       share: number | null;
       /** The month-end forecast of a partial month; null for a whole month (or without a forecast). */
       forecast: number | null;
-      /** With `limits`: people at or over 100 % of their limit, and over 80 %. */
-      over100: PersonRef[];
+      /** People at or over 100 % of their credit limit, and those of them the reader may see. */
+      over100: number;
+      over100People: PersonRef[];
+      /** People over 80 % of their limit, below 100 %. */
       over80: number;
     }
   | {
@@ -127,7 +129,8 @@ function budgetAction(context: SectionContext, run: Run): ActionFact | null {
         ? byName(budgets?.costCenters, scope.name)
         : null;
   const limited = run.users.filter((u) => u.credit_limit !== null);
-  const over100 = limited.filter((u) => u.over_100).map(person);
+  const over100People = limited.filter((u) => u.over_100).map(person);
+  const over100 = over100People.length;
   const over80 = limited.filter((u) => u.over_80 && !u.over_100).length;
   if (named !== null) {
     const credits = run.current.values.credits ?? 0;
@@ -139,6 +142,7 @@ function budgetAction(context: SectionContext, run: Run): ActionFact | null {
       share: named > 0 ? credits / named : null,
       forecast: forecastOf(context, run),
       over100,
+      over100People,
       over80,
     };
   }
@@ -153,6 +157,7 @@ function budgetAction(context: SectionContext, run: Run): ActionFact | null {
     share: budget > 0 ? credits / budget : null,
     forecast: null,
     over100,
+    over100People,
     over80,
   };
 }
@@ -204,7 +209,7 @@ export function protectBrief(data: BriefSection | null, rules: SectionPrivacy): 
   if (!data || rules.personRows) return data;
   const actions = data.actions.flatMap((a): ActionFact[] => {
     if (a.kind === 'reclaim') return [{ ...a, people: [] }];
-    if (a.kind === 'budget') return [{ ...a, over100: [] }];
+    if (a.kind === 'budget') return [{ ...a, over100People: [] }];
     if (a.kind === 'help') {
       if (a.people < rules.minGroupSize) {
         rules.heldBack('Actions: people active on one or two days', 1, a.people);

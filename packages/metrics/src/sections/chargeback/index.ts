@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import type { AllocationCell, MonthAllocation } from '../../internal/transforms/allocation.ts';
-import { peopleOn, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { peopleOn, scopePeopleOn, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { namesOf } from '../../internal/transforms/people-names.ts';
 import type { DataQualityFinding } from '../../model.ts';
 import { holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
-import { inScopeOn } from '../../scope.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** A cost center, the credits no user carries, or the reconciliation (total). */
@@ -59,11 +59,27 @@ export interface ChargebackSection {
    * them), not bills of their own. Absent in the organization's report.
    */
   scopeShare?: { label: string };
+  /**
+   * In the organization's report: the people behind the "Unassigned" row (users with activity and
+   * seats the directory does not list), so that its money has an owner who can place them; the list
+   * is withheld from a reader of groups.
+   */
+  unassigned?: {
+    seats: number;
+    activeUsers: number;
+    /** The first {@link UNASSIGNED_LISTED} of them, by e-mail. */
+    people: Array<{ name: string | null; email: string | null }>;
+    /** How many more there are. */
+    more: number;
+  };
 }
 
 /** The rule that shares money out (definitions page). */
 export const CENTS_RULE =
   'Money is counted in whole cents: the organization\u2019s cost (credits \u00d7 price per credit, and seats \u00d7 price per seat) is rounded to the cent once (half a cent away from zero), then shared out over the cost centers (and the credits no user row carries) in proportion to their credits (or seats) by the largest-remainder method: each part gets the whole cents of its exact share, and the cents left go one by one to the parts with the largest remainders. Each cost center\u2019s cents are shared out the same way over its people\u2019s work (by person and by the days their directory row holds), so a team, or a report\u2019s share of a cost center, is a sum of whole cents, and every report shows the same bill for the same cost center, adding up to the organization\u2019s cost exactly.';
+
+/** People behind the Unassigned row a report names at most. */
+const UNASSIGNED_LISTED = 25;
 
 /** Cents as money; null without a price. */
 const money = (cents: number | null) => (cents === null ? null : cents / 100);
@@ -167,17 +183,34 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
   if (!allocation || !directory) return null;
   const scope = context.scope;
   const end = context.period.end;
-  const inScope = (email: string | null, day: string) => !scope || inScopeOn(scope, email, day);
-  const cells = scope
-    ? allocation.cells.filter((c) => inScope(c.email, allocation.segments[c.segment]!))
-    : allocation.cells;
-  const people = peopleOn(directory, end).filter((p) => inScope(p.email, end));
+  const cells = run.cells();
+  const people = scope ? scopePeopleOn(directory, scope, end) : peopleOn(directory, end);
   const rows = costCenterRows(allocation, cells, people, scope !== null);
   const organization = {
     credits: allocation.credits,
     seats: allocation.seats,
     credit_cost: money(allocation.creditCents),
     seat_cost: money(allocation.seatCents),
+  };
+  const unassignedOf = () => {
+    const nameOf = namesOf(context.snapshot.orgUsers);
+    const persons = new Map<string, { name: string | null; email: string | null }>();
+    let seats = 0;
+    const active = new Set<string>();
+    for (const c of allocation.cells) {
+      if (c.row !== null) continue;
+      seats += c.seats;
+      if (c.active) active.add(c.person);
+      if (c.seats > 0 || c.active)
+        persons.set(c.person, { name: nameOf({ email: c.email }), email: c.email });
+    }
+    const people = [...persons.values()].sort((a, b) => ((a.email ?? '') < (b.email ?? '') ? -1 : 1));
+    return {
+      seats,
+      activeUsers: active.size,
+      people: people.slice(0, UNASSIGNED_LISTED),
+      more: Math.max(0, people.length - UNASSIGNED_LISTED),
+    };
   };
   if (!scope) {
     // Credits of the organization's total that no user row carries (see data quality).
@@ -214,6 +247,7 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
     pricePerCredit: allocation.pricePerCredit,
     pricePerSeat: allocation.pricePerSeat,
     ...(context.scope && { scopeShare: { label: context.scope.label } }),
+    ...(!context.scope && { unassigned: unassignedOf() }),
   };
 }
 
@@ -240,6 +274,7 @@ export function protectChargeback(
   rules: SectionPrivacy,
 ): ChargebackSection | null {
   if (!data || rules.personRows) return data;
+  if (data.unassigned) data = { ...data, unassigned: { ...data.unassigned, people: [], more: 0 } };
   const own = (r: ChargebackRow) => rules.scope?.kind === 'cost-center' && r.cost_center === rules.scope.name;
   const { kept, held, people } = holdBackSmallGroups(
     data.rows,

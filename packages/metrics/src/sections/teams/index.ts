@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type DayRange, DELEGATION_LEVELS } from '@orgreport/api-core';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
-import { peopleOn, placementOf, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import { peopleOn, placementOf, scopePeopleOn, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
 import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
@@ -81,7 +81,8 @@ interface TeamAccumulator {
  */
 export function computeTeams(context: SectionContext): TeamsSection | null {
   const directory = context.options.inputs?.directory;
-  const allocation = runOf(context).allocation();
+  const run = runOf(context);
+  const allocation = run.allocation();
   if (!directory || !allocation) return null;
   const place = placementOf(directory);
   const scope = context.scope;
@@ -110,8 +111,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     }
     return t;
   };
-  for (const p of peopleOn(directory, end)) {
-    if (!inScope(p.email, end)) continue;
+  for (const p of scope ? scopePeopleOn(directory, scope, end) : peopleOn(directory, end)) {
     const t = team(p.team);
     t.members++;
     t.costCenters.add(p.costCenter);
@@ -120,8 +120,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
   const unassigned = { active_users: 0, seats: 0, examples: [] as string[] };
   // Each person's latest team inside the run (their team at the end, or where they last were in the scope).
   const lastTeam = new Map<string, { segment: number; team: string }>();
-  for (const cell of allocation.cells) {
-    if (!inScope(cell.email, allocation.segments[cell.segment]!)) continue;
+  for (const cell of run.cells()) {
     const t = team(cell.team);
     t.credits += cell.credits;
     t.seats += cell.seats;
@@ -233,12 +232,15 @@ export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
 /**
  * The teams as a reader who may not see each person's rows may see them: teams under the minimum
  * group size held back into one row of sums, and delegation levels under it left out of each mix.
- * The reader's own team (a team's report) is never held back: the minimum protects people, not the
- * totals of the team the reader is responsible for.
+ * The teams of the reader's own budget (a team's report: its team; a cost center's report: every
+ * team in it) are never held back: the minimum protects people in someone else's report, not the
+ * totals of the budget the reader owns.
  */
 export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): TeamsSection | null {
   if (!data || rules.personRows) return data;
-  const own = (r: TeamRow) => rules.scope?.kind === 'team' && r.team === rules.scope.name;
+  const own = (r: TeamRow) =>
+    (rules.scope?.kind === 'team' && r.team === rules.scope.name) ||
+    (rules.scope?.kind === 'cost-center' && r.cost_center.split(', ').includes(rules.scope.name));
   // A team's figures come from its active users: those are the people they could single out.
   const { kept, held, people } = holdBackSmallGroups(
     data.rows,

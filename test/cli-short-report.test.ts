@@ -1,0 +1,109 @@
+/**
+ * The report a manager gets from `distribute --demo`: short (at most 8 pages for a team of about
+ * 25), opening with the page they act on, people by name, and the same headline figures and actions
+ * in the mail's text, so that a reader who never opens the PDF still has them. Read as its readers
+ * read it: the PDF's text page by page and the mails a real SMTP server on loopback received.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReportModel } from '@orgreport/metrics';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, tempDir } from './helpers.ts';
+import { startSmtp, type TestSmtp } from './smtp.ts';
+
+/** The text of one page of a PDF (poppler), whitespace collapsed. */
+const pageText = (file: string, page: number) =>
+  execFileSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file, '-'], {
+    encoding: 'utf8',
+  }).replace(/\s+/g, ' ');
+const pages = (file: string) =>
+  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
+const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/i;
+
+let smtp: TestSmtp;
+let out: string;
+let models: ReportModel[];
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  out = tempDir('orgreport-short-');
+  const run = await cli(['distribute', '--demo', '--formats', 'pdf', '--out', out], {
+    env: { ORGREPORT_SMTP_URL: smtp.url, ORGREPORT_MAIL_FROM: 'reports@acme.test' },
+  });
+  expect(run.code, run.err).toBe(0);
+  // The models of the same reports, for what the documents must say.
+  const json = join(out, 'models');
+  const again = await cli([
+    'distribute',
+    '--demo',
+    '--formats',
+    'json',
+    '--out',
+    json,
+    '--dry-run',
+    '--json',
+  ]);
+  expect(again.code, again.err).toBe(0);
+  const planned = JSON.parse(again.out) as { deliveries: Array<{ scope: string }> };
+  models = [];
+  for (const scope of planned.deliveries.map((d) => d.scope).slice(0, 3)) {
+    const dirOf = join(json, scope.replace(/[^a-z0-9]+/gi, '-'));
+    const made = await cli(['monthly', '--demo', '--scope', scope, '--formats', 'json', '--out', dirOf]);
+    expect(made.code, made.err).toBe(0);
+    const file = readdirSync(dirOf).find((f) => f.endsWith('.json'))!;
+    models.push(JSON.parse(readFileSync(join(dirOf, file), 'utf8')));
+  }
+}, 300_000);
+afterAll(async () => {
+  await smtp?.close();
+});
+
+describe("a manager's short report", () => {
+  it('is at most 8 pages, opens with what to do, and names people by name', () => {
+    const pdfs = readdirSync(out).filter((f) => f.endsWith('.pdf'));
+    expect(pdfs.length).toBeGreaterThan(10);
+    for (const pdf of pdfs) {
+      const file = join(out, pdf);
+      expect(pages(file), pdf).toBeLessThanOrEqual(8);
+      const first = pageText(file, 1);
+      expect(first, pdf).toContain('What to do this month');
+      expect(first, pdf).toMatch(/’s organization/);
+      // People are named by name, not by address, on the page a reader acts on.
+      expect(first.replace(/generated .* by orgreport/, ''), pdf).not.toMatch(EMAIL);
+      const second = pageText(file, 2);
+      expect(second, pdf).toContain('People');
+      expect(second, pdf).not.toMatch(EMAIL);
+    }
+  });
+
+  it("states the scope's own figures and its people by their names", () => {
+    for (const model of models) {
+      const label = model.scope!.label;
+      const pdf = readdirSync(out).find((f) => f.includes(model.scope!.slug) && f.endsWith('.pdf'))!;
+      const first = pageText(join(out, pdf), 1);
+      const credits = model.figures.find((f) => f.id === 'credits')!.value!;
+      expect(first, label).toContain(credits.toLocaleString('en-US'));
+      const top = model.users.find((u) => u.active_days > 0 && u.name)!;
+      expect(pageText(join(out, pdf), 2), label).toContain(top.name!);
+    }
+  });
+
+  it('goes with a mail whose text carries the headline figures and the actions', () => {
+    expect(smtp.received.length).toBeGreaterThan(10);
+    for (const model of models) {
+      const manager = model.scope!.manager!.email;
+      const mail = smtp.received.find((m) => m.recipients.map((r) => r.toLowerCase()).includes(manager));
+      expect(mail, `${manager} among ${smtp.received.map((m) => m.recipients.join(',')).join(' ')}`).toBeDefined();
+      const text = mail!.parsed.text ?? '';
+      const credits = model.figures.find((f) => f.id === 'credits')!.value!;
+      expect(text, manager).toContain(`Credits consumed: ${credits.toLocaleString('en-US')}`);
+      expect(text, manager).toContain('What to do this month:');
+      const brief = model.sections?.['brief'] as { actions: Array<{ kind: string }> };
+      expect(brief.actions.length, manager).toBeGreaterThan(0);
+      const titles = (text.match(/^\d+\. .+$/gm) ?? []).length;
+      expect(titles, manager).toBe(brief.actions.length);
+      expect(mail!.parsed.html || '', manager).toContain('What to do this month');
+    }
+  });
+});
