@@ -45,11 +45,11 @@ describe('the workspace', () => {
     ]);
   });
 
-  it("documents every command of `orgreport --help` in the README's command reference", () => {
+  it("documents every command of `orgreport --help` in the manual's command reference", () => {
     const help = execFileSync('pnpm', ['exec', 'orgreport', '--help'], { cwd: root, encoding: 'utf8' });
     const commands = [...help.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(commands).toContain('monthly');
-    const reference = readmeSection('Command reference');
+    const reference = readFileSync(new URL('docs/commands.md', root), 'utf8');
     for (const command of commands) expect(reference).toContain(`\`orgreport ${command} `);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The bad inputs the hardening suite tries, each with the message (a part of the last line on
  * stderr) and the exit code it must get. `bad-input.test.ts` runs every case and checks that
- * the README's "Bad input" section holds exactly the table {@link badInputTable} prints from them.
+ * the manual's Bad input page (docs/bad-input.md) holds exactly the table {@link badInputTable} prints from them.
  *
  * In `argv`, `env` values and `files` contents, `$DIR` stands for the case's own temporary folder.
  */
@@ -392,7 +392,7 @@ export function badInputRows(cases: readonly BadInputCase[] = BAD_INPUT_CASES): 
   return cases.map((c) => [cell(c.kind), cell(c.input), cell(`\`${c.message}\``), String(c.exitCode)]);
 }
 
-/** The Markdown table of the cases, as the README holds it (before the formatter aligns it). */
+/** The Markdown table of the cases, as docs/bad-input.md holds it (before the formatter aligns it). */
 export function badInputTable(cases: readonly BadInputCase[] = BAD_INPUT_CASES): string {
   const rows = badInputRows(cases).map((cells) => `| ${cells.join(' | ')} |`);
   return ['| Kind | Input | Message (part of) | Exit code |', '| --- | --- | --- | --- |', ...rows].join(

@@ -1,6 +1,6 @@
 /**
  * Bad input: every case of `bad-input-cases.ts` gets its message and exit code, and
- * the README's "Bad input" section holds exactly the table of those cases (so the documentation cannot drift).
+ * the manual's Bad input page (docs/bad-input.md) holds exactly the table of those cases (so the documentation cannot drift).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,10 +29,10 @@ describe('bad input', () => {
     },
   );
 
-  it("the README's Bad input section holds the table of exactly these cases", () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    const section = readme.split(/^## /m).find((s) => s.startsWith('Bad input\n'));
-    expect(section, 'README.md has a "## Bad input" section').toBeDefined();
+  it("the manual's Bad input page holds the table of exactly these cases", () => {
+    const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'bad-input.md'), 'utf8');
+    const section = page.split(/^## /m).find((s) => s.startsWith('Bad input from you\n'));
+    expect(section, 'docs/bad-input.md has a "## Bad input from you" section').toBeDefined();
     expect(markdownTableRows(section ?? '')).toEqual(badInputRows());
   });
 });

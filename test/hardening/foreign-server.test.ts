@@ -22,7 +22,7 @@ import {
 import { decodeEntities, fileText, listFiles, treeHashes, workbookCells } from './harness.ts';
 
 /**
- * What each misbehaviour does now, as the README's "Bad input from the server" table shows it (checked
+ * What each misbehaviour does now, as docs/bad-input.md's "Bad input from the server" table shows it (checked
  * below): every row is a case of this file, run against the foreign server.
  */
 export const SERVER_ROWS: Array<[behaviour: string, outcome: string, exit: string]> = [
@@ -225,10 +225,10 @@ function folderWithPreviousReport(): string {
   return dir;
 }
 
-it("the README's Bad input from the server section holds exactly these rows", () => {
-  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-  const section = readme.split(/^## /m).find((part) => part.startsWith('Bad input from the server\n'));
-  expect(section, 'README.md has a "## Bad input from the server" section').toBeDefined();
+it("the manual's Bad input from the server section holds exactly these rows", () => {
+  const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'bad-input.md'), 'utf8');
+  const section = page.split(/^## /m).find((part) => part.startsWith('Bad input from the server\n'));
+  expect(section, 'docs/bad-input.md has a "## Bad input from the server" section').toBeDefined();
   expect(markdownTableRows(section ?? '')).toEqual(SERVER_ROWS);
 });
 

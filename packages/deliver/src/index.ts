@@ -3,6 +3,8 @@
  * ({@link defineDestination}) and found by the scheme of a target ({@link createDestinations});
  * {@link deliverAll} records every delivery in a ledger ({@link openLedger}) before and after it is
  * sent, so a rerun or a crash never sends twice.
+ *
+ * @module @orgreport/deliver
  */
 
 export {

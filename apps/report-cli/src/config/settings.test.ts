@@ -27,10 +27,10 @@ function refusal(attempt: (value: string) => unknown): string | undefined {
 }
 
 describe('the settings table', () => {
-  it('is what the README shows', () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+  it("is what the manual's configuration page shows", () => {
+    const page = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     // `pnpm --filter @orgreport/cli settings-docs` rewrites it.
-    expect(readme).toContain(settingsMarkdown());
+    expect(page).toContain(settingsMarkdown());
   });
 
   it.each(KEYS)('%s: its variable, its flag and its config key are read and named in errors', (key) => {
