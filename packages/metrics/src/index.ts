@@ -31,8 +31,8 @@ export {
   type LevelMapping,
   type ReportOptions,
 } from './options.ts';
+export { DEFAULT_MIN_GROUP_SIZE } from './defaults.ts';
 export {
-  DEFAULT_MIN_GROUP_SIZE,
   holdBackMix,
   holdBackSmallGroups,
   type Identity,

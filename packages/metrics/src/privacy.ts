@@ -16,6 +16,7 @@
  * everyone's rows.
  */
 import type { Snapshot } from '@orgreport/api-core';
+import { DEFAULT_MIN_GROUP_SIZE } from './defaults.ts';
 import type { PeopleDirectory } from './inputs.ts';
 import { displayName } from './internal/transforms/people-names.ts';
 import type { ReportModel, ReportPrivacy } from './model.ts';
@@ -24,9 +25,6 @@ import type { ReportSection, SectionPrivacy } from './section.ts';
 export type { SectionPrivacy } from './section.ts';
 
 import { READING_ORDER } from './sections/definitions/index.ts';
-
-/** The default minimum group size: no figure for a group of fewer people (as Viva Insights' default). */
-export const DEFAULT_MIN_GROUP_SIZE = 5;
 
 /** Whose per-person rows a reader may see. */
 export type PersonRows = 'all' | 'scope' | 'none';

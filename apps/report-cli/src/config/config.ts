@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
+import { DEFAULT_MIN_GROUP_SIZE } from '@orgreport/metrics/defaults';
 import { z } from 'zod';
 import type { Plan } from '../distribute/plan-schema.ts';
 import { AuthError, UsageError } from '../errors.ts';
@@ -485,9 +486,6 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     ...(file.watch && { watch: file.watch }),
   };
 }
-
-/** The minimum group size when nothing sets it (the metrics package's default). */
-const DEFAULT_MIN_GROUP_SIZE = 5;
 
 /** The id of the run's organization when the config file gives it (a run for one listed organization). */
 export function configuredOrgId(config: Config): string | undefined {
