@@ -4,6 +4,7 @@
  * file's schema and JSON Schema, the labels of validation messages (config.ts) and the README's
  * settings table are all made from it, so they cannot drift apart.
  */
+import { DEFAULT_MIN_GROUP_SIZE } from '@orgreport/metrics/defaults';
 import { z } from 'zod';
 import { planSchema } from '../distribute/plan-schema.ts';
 import { watchConfig } from './watch-settings.ts';
@@ -312,7 +313,7 @@ export const SETTINGS = {
     flag: '--min-group-size <n>',
     env: 'ORGREPORT_MIN_GROUP_SIZE',
     help: 'no report for a scope, and no figures or alerts of a group, of fewer people (where the reader may not see per-person rows)',
-    default: '5',
+    default: String(DEFAULT_MIN_GROUP_SIZE),
     file: wholeCount,
   }),
   personRows: setting({
