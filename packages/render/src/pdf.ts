@@ -8,7 +8,6 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processAlive } from '@orgreport/api-core/file-lock';
 import type { Browser, Page } from 'puppeteer-core';
 import { defaultChromium, headlessModeOf } from './chromium.ts';
 import { escapeHtml, shortText, withoutBidiControls } from './display-text.ts';
@@ -99,6 +98,20 @@ function withMetadata(html: string, options: PdfDocumentOptions): string {
 /** Chromium's profile folders in the temporary folder, named after the process that made them. */
 const PROFILE_PREFIX = 'orgreport-chromium-';
 const PROFILE_OF_PROCESS = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`);
+
+/**
+ * True when a process with this id runs on this machine (another user's too: EPERM). The file lock
+ * of `@orgreport/api-core` asks the same of a lock's holder; render does not depend on the API
+ * client for these few lines.
+ */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * Removes the profile folders of runs that are gone: a run killed outright (SIGKILL, the OOM
