@@ -18,7 +18,7 @@ import {
 import type { BodyFilter } from './json-member-filter.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
 import { type Logger, scrubValue } from './logger.ts';
-import { scrubText } from './redact.ts';
+import { REDACTED, scrubText } from './redact.ts';
 import {
   backoffDelayMs,
   errorCode,
@@ -269,7 +269,7 @@ export class Transport {
     try {
       this.#stats.requests++;
       if (attempt > 1) log.debug(`${spec.operation}: attempt ${attempt}`);
-      log.debug(`--> ${spec.method} ${context.url}`, { headers: { Authorization: '***' } });
+      log.debug(`--> ${spec.method} ${context.url}`, { headers: { Authorization: REDACTED } });
       this.#notify('onRequest', { ...context, attempt });
       const response = await this.#fetchOnConfiguredHosts(spec, url, context, controller.signal);
       clearTimeout(headersTimer);

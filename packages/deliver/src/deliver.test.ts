@@ -549,7 +549,7 @@ describe('deliverAll with other destinations', () => {
           settings: { ORGREPORT_TEST_TOKEN: 'test-token-123' },
         },
       );
-      expect(result.failed[0]!.error).toBe('refused token *** at https://hooks.test/');
+      expect(result.failed[0]!.error).toBe('refused token [redacted] at https://hooks.test/');
       expect(JSON.stringify(events)).not.toContain('test-token-123');
     } finally {
       await ledger.close();

@@ -4,6 +4,7 @@
  * worth retrying (408, 429, 5xx, a timeout, a dropped connection) or refused (any other 4xx).
  * Internal: not exported from the package.
  */
+import { scrubText } from '@orgreport/api-core/redact';
 import { errorCode } from '@orgreport/api-core/retry';
 import { type DeliveryError, PermanentDeliveryError, RetryableDeliveryError } from '../destination.ts';
 
@@ -31,15 +32,6 @@ export function readHttpUrl(text: string): URL | string {
   }
   if (url.username !== '' || url.password !== '') return 'credentials do not belong in the URL';
   return url;
-}
-
-/** Replaces every secret value in a text by `***` (values shorter than 4 characters are left: they would mask words). */
-export function scrub(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('***');
-  }
-  return out;
 }
 
 /**
@@ -116,7 +108,7 @@ export async function failureOf(
   explain: (status: number) => string | undefined = () => undefined,
 ): Promise<DeliveryError> {
   const { status } = response;
-  const body = scrub(await bodyExcerpt(response), secrets);
+  const body = scrubText(await bodyExcerpt(response), secrets);
   const said = [explain(status), body === '' ? undefined : `the receiver said: ${body}`]
     .filter((part) => part !== undefined)
     .join('; ');

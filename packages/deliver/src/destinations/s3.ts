@@ -16,6 +16,7 @@
 import { createReadStream } from 'node:fs';
 // The AWS SDK is loaded on the first send: a run without an S3 target never loads it.
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { scrubText } from '@orgreport/api-core/redact';
 import { errorCode } from '@orgreport/api-core/retry';
 import {
   type DeliveryError,
@@ -27,7 +28,6 @@ import {
   type SendContext,
   type SentReceipt,
 } from '../destination.ts';
-import { scrub } from './http.ts';
 
 export const S3_ENDPOINT_ENV = 'ORGREPORT_S3_ENDPOINT';
 export const S3_REGION_ENV = 'ORGREPORT_S3_REGION';
@@ -347,5 +347,8 @@ function s3Failure(
   if (name === 'ENOENT' || network === 'ENOENT' || network === 'EACCES') {
     return new PermanentDeliveryError(label, `a document could not be read (${network ?? name})`);
   }
-  return new RetryableDeliveryError(label, `S3 upload failed: ${scrub(String(e.message ?? error), secrets)}`);
+  return new RetryableDeliveryError(
+    label,
+    `S3 upload failed: ${scrubText(String(e.message ?? error), secrets)}`,
+  );
 }

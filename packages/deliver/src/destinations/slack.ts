@@ -14,6 +14,7 @@
  * channel, a missing scope will not. The token is never printed: the client's logger is silenced
  * and messages are written here, from what Slack answered.
  */
+import { scrubText } from '@orgreport/api-core/redact';
 import { errorCode } from '@orgreport/api-core/retry';
 // The Slack SDK is loaded on the first send: a run without a Slack target never loads it.
 import type {
@@ -32,7 +33,7 @@ import {
   type SendContext,
   type SentReceipt,
 } from '../destination.ts';
-import { REQUEST_TIMEOUT_MS, scrub } from './http.ts';
+import { REQUEST_TIMEOUT_MS } from './http.ts';
 
 /** The variable holding the bot token (`xoxb-…`). */
 export const SLACK_TOKEN_ENV = 'ORGREPORT_SLACK_TOKEN';
@@ -284,12 +285,12 @@ function slackFailure(label: string, channel: string, error: unknown, token: str
     case 'slack_webapi_file_upload_read_file_data_error': // ErrorCode.FileUploadReadFileDataError
       return new PermanentDeliveryError(
         label,
-        `a document could not be read for upload: ${scrub(String(e.message), [token])}`,
+        `a document could not be read for upload: ${scrubText(String(e.message), [token])}`,
       );
     default:
       return new RetryableDeliveryError(
         label,
-        `Slack delivery failed: ${scrub(String(e.message ?? error), [token])}`,
+        `Slack delivery failed: ${scrubText(String(e.message ?? error), [token])}`,
       );
   }
 }

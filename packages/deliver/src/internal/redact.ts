@@ -1,7 +1,9 @@
 /**
  * Secrets are redacted by what they are: the values of a destination's settings declared secret
- * (and, for a URL, the user and password inside it), wherever they appear in a text.
+ * (and, for a URL, the user and password inside it), wherever they appear in a text. The masking
+ * itself, and its mark, are `@orgreport/api-core/redact`'s: this module only says what to look for.
  */
+import { maskSecretsInText } from '@orgreport/api-core/redact';
 
 /** Fragments shorter than this are not searched for: they would blank out ordinary words. */
 const MIN_FRAGMENT = 4;
@@ -24,13 +26,8 @@ export function secretFragments(value: string): string[] {
   return [...fragments].filter((f) => f.length >= MIN_FRAGMENT).sort((a, b) => b.length - a.length);
 }
 
-/** A function that replaces every fragment of `secrets` in a text by `***`. */
+/** A function that masks every fragment of `secrets` in a text (and any credential), longest first. */
 export function redactor(secrets: Iterable<string>): (text: string) => string {
   const fragments = [...new Set([...secrets].flatMap(secretFragments))].sort((a, b) => b.length - a.length);
-  if (fragments.length === 0) return (text) => text;
-  return (text) => {
-    let out = text;
-    for (const fragment of fragments) out = out.split(fragment).join('***');
-    return out;
-  };
+  return (text) => maskSecretsInText(text, fragments);
 }

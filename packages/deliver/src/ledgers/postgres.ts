@@ -4,6 +4,7 @@
  * with UPDATE ... WHERE version = the version read; the schema's version in
  * `orgreport_ledger_schema`. A run reads its deliveries' rows with one query.
  */
+import { scrubText } from '@orgreport/api-core/redact';
 import { LedgerConfigError, LedgerError } from '../errors.ts';
 import {
   checkRecord,
@@ -107,11 +108,10 @@ export async function postgresRecords(url: string): Promise<RecordStore> {
       `the ledger's Postgres URL cannot be read: write postgres://USER:PASSWORD@HOST:PORT/DATABASE`,
     );
   }
-  const scrub = (text: string) => (password ? text.replaceAll(password, '***') : text);
   const explain = (error: unknown): unknown => {
     if (error instanceof LedgerError) return error;
     const e = error as { code?: string; message?: string };
-    const said = scrub(`${e.code ? `${e.code}: ` : ''}${e.message ?? String(error)}`);
+    const said = scrubText(`${e.code ? `${e.code}: ` : ''}${e.message ?? String(error)}`, [password]);
     if (e.code === '28P01' || e.code === '28000') {
       return new LedgerConfigError(
         `the ledger's Postgres ${printable} refused the credentials: check the user and password of the ledger's URL (${said})`,
