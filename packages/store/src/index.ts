@@ -20,7 +20,7 @@ export {
 } from './errors.ts';
 export { type ReadHistoryOptions, readHistory, type StoredMonth } from './history.ts';
 export { hiveValue, PART_FILE, STORE_FILE, StoreLayout } from './layout.ts';
-export { type LimitRecord, readLimits, recordLimits } from './limits.ts';
+export { type LimitRecord, readLimitRecords, readLimits, recordLimits } from './limits.ts';
 export { lockOrganization, type StoreLock } from './lock.ts';
 export { configureObjectStorage } from './object-storage.ts';
 export { type QueryResult, StoreQuery } from './query.ts';

@@ -41,6 +41,19 @@ export async function recordLimits(
 }
 
 /**
+ * Every limit recorded for organization `orgId` in the store in `root`, oldest first (none when
+ * nothing was recorded): what the watch reads to know each user's limit on a given day. A damaged
+ * record file is a `DamagedStoreError`.
+ *
+ * @example
+ * const records = await readLimitRecords('/srv/store', 'org_1');
+ */
+export async function readLimitRecords(root: string, orgId: string): Promise<LimitRecord[]> {
+  const layout = await openStore(root);
+  return readRecords<LimitRecord>(layout, RECORD_FILES.limits, layout.limitsFile(orgId));
+}
+
+/**
  * The latest limit of each user of organization `orgId` recorded in the store in `root`, by
  * lower-cased e-mail (a later line wins). A damaged record file is a `DamagedStoreError`.
  *
@@ -49,14 +62,7 @@ export async function recordLimits(
  * limits.get('ana@example.com'); // { day: '2026-11-22', at: '...', email: 'Ana@example.com', limit: 500 }
  */
 export async function readLimits(root: string, orgId: string): Promise<Map<string, LimitRecord>> {
-  const layout = await openStore(root);
   const out = new Map<string, LimitRecord>();
-  for (const record of await readRecords<LimitRecord>(
-    layout,
-    RECORD_FILES.limits,
-    layout.limitsFile(orgId),
-  )) {
-    out.set(record.email.toLowerCase(), record);
-  }
+  for (const record of await readLimitRecords(root, orgId)) out.set(record.email.toLowerCase(), record);
   return out;
 }

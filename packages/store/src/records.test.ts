@@ -10,6 +10,7 @@ import { recordsMarkdown } from './docs.ts';
 import {
   checkStore,
   DamagedStoreError,
+  readLimitRecords,
   readLimits,
   readSyncRuns,
   recordLimits,
@@ -82,6 +83,11 @@ describe('credit limits', () => {
     ]);
     expect((await stat(limitsFile(store))).mode & 0o777).toBe(0o600);
     expect(await lines(limitsFile(store))).toHaveLength(3);
+    expect((await readLimitRecords(store, ORG)).map((r) => [r.email, r.limit])).toEqual([
+      ['Ana@Example.com', 100],
+      ['bo@example.com', 200],
+      ['ana@example.com', 50],
+    ]);
     const limits = await readLimits(store, ORG);
     expect([...limits.keys()].sort()).toEqual(['ana@example.com', 'bo@example.com']);
     expect(limits.get('ana@example.com')).toEqual({

@@ -4,6 +4,7 @@
  * remembers between runs, and the alerts it finds. All plain JSON: no Dates, no class instances.
  */
 import type { ControlChange, DayRange, IsoDate } from '@orgreport/api-core';
+import type { LimitRecord, SyncRun } from '@orgreport/store';
 
 /** How urgent an alert is. */
 export type Severity = 'info' | 'warning' | 'critical';
@@ -62,28 +63,8 @@ export interface Alert {
 /** An alert as a rule finds it, before the state says whether it is new. */
 export type Finding = Omit<Alert, 'new'>;
 
-/** One row of the sync log (`<store>/_sync/org_id=<id>/runs.jsonl`). */
-export interface SyncRun {
-  /** When the run started (ISO instant). */
-  at: string;
-  /** The day the run was for (its today, UTC). */
-  day: IsoDate;
-  ok: boolean;
-  /** The last day the store held after the run. */
-  through?: IsoDate | null;
-  error?: string;
-}
-
-/** One credit limit `limits apply` set (`<store>/_limits/org_id=<id>/limits.jsonl`). */
-export interface LimitRecord {
-  /** The day it was set (UTC). */
-  day: IsoDate;
-  /** When (ISO instant). */
-  at: string;
-  email: string;
-  /** Credits per month. */
-  limit: number;
-}
+// The sync log and the credit limits are the store's records: their types are the store's.
+export type { LimitRecord, SyncRun };
 
 /** A person of the directory, as far as the watch needs them. */
 export interface WatchPerson {

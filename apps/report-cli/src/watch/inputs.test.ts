@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DamagedStoreError, recordLimits, recordSyncRun } from '@orgreport/store';
 import { describe, expect, it } from 'vitest';
-import { orgFile, readLimitRecords, readSyncRuns } from './inputs.ts';
+import { readLimitRecords, readSyncRuns } from './inputs.ts';
 import { readWatchState, statePath, writeWatchState } from './state.ts';
 
 const store = () => mkdtempSync(join(tmpdir(), 'orgreport-watch-inputs-'));
@@ -13,37 +14,30 @@ function write(path: string, text: string): void {
 }
 
 describe('the limits and sync logs the watch reads', () => {
-  it('reads the valid lines, skips the others with a warning, and takes a missing file for no record', async () => {
+  it("are the store's records: none when nothing was recorded, a damaged line the store's error, never skipped", async () => {
     const root = store();
-    const warnings: string[] = [];
-    const warn = (line: string) => warnings.push(line);
-    expect(await readLimitRecords(root, 'org 1', warn)).toEqual([]);
-    const limits = orgFile(root, '_limits', 'org 1', 'limits.jsonl');
-    expect(limits).toContain('org_id=org%201');
-    write(
-      limits,
-      [
-        '{"day":"2026-10-02","at":"2026-10-02T08:00:00Z","email":"a@x.example","limit":500}',
-        '{"day":"2026-10-02","at":"2026-10-02T08:00:00Z","email":"b@x.example","limit":-1}',
-        '{"day":"2026-10-03","at":"2026-10-03T08:0', // cut short by a crash
-        '',
-      ].join('\n'),
+    await recordSyncRun(root, 'org 1', {
+      at: '2026-10-05T02:31:00Z',
+      day: '2026-10-05',
+      ok: false,
+      error: 'HTTP 503',
+    });
+    expect(await readLimitRecords(root, 'org 1')).toEqual([]);
+    expect(await readSyncRuns(root, 'org 1')).toEqual([
+      { at: '2026-10-05T02:31:00Z', day: '2026-10-05', ok: false, through: null, error: 'HTTP 503' },
+    ]);
+    const limit = { day: '2026-10-02', at: '2026-10-02T08:00:00Z', email: 'a@x.example', limit: 500 };
+    await recordLimits(root, 'org 1', [limit]);
+    expect(await readLimitRecords(root, 'org 1')).toEqual([limit]);
+
+    const file = '_limits/org_id=org%201/limits.jsonl';
+    appendFileSync(
+      join(root, file),
+      '{"day":"2026-10-03","at":"2026-10-03T08:00:00Z","email":"b@x.example"}\n',
     );
-    expect(await readLimitRecords(root, 'org 1', warn)).toEqual([
-      { day: '2026-10-02', at: '2026-10-02T08:00:00Z', email: 'a@x.example', limit: 500 },
-    ]);
-    expect(warnings).toEqual([
-      `${limits}: line 2: limit Too small: expected number to be >=0; skipped`,
-      `${limits}: line 3 is not JSON; skipped`,
-    ]);
-    write(
-      orgFile(root, '_sync', 'org 1', 'runs.jsonl'),
-      '{"at":"2026-10-05T02:31:00Z","day":"2026-10-05","ok":false,"through":"2026-10-03","error":"HTTP 503"}\n{"at":"x","day":"2026-10-06","ok":true,"through":null}\n',
-    );
-    expect(await readSyncRuns(root, 'org 1', warn)).toEqual([
-      { at: '2026-10-05T02:31:00Z', day: '2026-10-05', ok: false, through: '2026-10-03', error: 'HTTP 503' },
-      { at: 'x', day: '2026-10-06', ok: true, through: null },
-    ]);
+    const error = await readLimitRecords(root, 'org 1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error).toMatchObject({ file, problem: 'line 2 has no valid "limit" (number)' });
   });
 });
 

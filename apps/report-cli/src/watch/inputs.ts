@@ -1,35 +1,19 @@
 /**
- * What the watch reads besides the store's datasets, each through one small function so that its
- * producer can change it alone: the credit limits `limits apply` recorded
- * (`<store>/_limits/org_id=<id>/limits.jsonl`, lines `{day, at, email, limit}`) and the sync runs
- * `sync` logged (`<store>/_sync/org_id=<id>/runs.jsonl`, lines `{at, day, ok, through, error?}`).
- * A missing file is no record; a line that cannot be read is skipped with a warning (an append cut
- * short by a crash leaves one), never taken for a record.
+ * What the watch reads besides the store's datasets: the credit limits `limits apply` recorded and
+ * the sync runs `sync` logged, through the store's own readers (one reader of each record: a line
+ * that is not a record is the store's `DamagedStoreError`, which the watch reports as a damaged
+ * store; a line a crash cut short is no record yet), and the files of its own under `_watch/`.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isIsoDate } from '@orgreport/api-core/dates';
-import { hiveValue } from '@orgreport/store';
-import type { LimitRecord, SyncRun } from '@orgreport/watch';
-import { z } from 'zod';
+import {
+  hiveValue,
+  type LimitRecord,
+  readLimitRecords as readStoredLimits,
+  readSyncRuns as readStoredSyncRuns,
+  type SyncRun,
+} from '@orgreport/store';
 import { CliError } from '../errors.ts';
-
-const day = z.string().refine(isIsoDate, 'expected a day as YYYY-MM-DD');
-
-const limitLine = z.looseObject({
-  day,
-  at: z.string(),
-  email: z.string().min(1),
-  limit: z.number().nonnegative(),
-});
-
-const runLine = z.looseObject({
-  at: z.string(),
-  day,
-  ok: z.boolean(),
-  through: day.nullable().optional(),
-  error: z.string().optional(),
-});
 
 /** A file's text; undefined when it does not exist, an error naming it when it cannot be read. */
 export async function readIfPresent(path: string): Promise<string | undefined> {
@@ -42,62 +26,28 @@ export async function readIfPresent(path: string): Promise<string | undefined> {
   }
 }
 
-/** The file of an organization under one of the store's underscore folders. */
-export function orgFile(
-  store: string,
-  folder: '_limits' | '_sync' | '_watch',
-  orgId: string,
-  name: string,
-): string {
+/** The file of an organization under the watch's own folder of the store (the records are the store's to find). */
+export function orgFile(store: string, folder: '_watch', orgId: string, name: string): string {
   return join(store, folder, `org_id=${hiveValue(orgId)}`, name);
 }
 
-/** The valid lines of a JSON-lines file (none when it does not exist). */
-async function jsonLines<T>(path: string, schema: z.ZodType<T>, warn: (line: string) => void): Promise<T[]> {
-  const text = await readIfPresent(path);
-  if (text === undefined) return [];
-  const out: T[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      warn(`${path}: line ${i + 1} is not JSON; skipped`);
-      return;
-    }
-    const checked = schema.safeParse(parsed);
-    if (checked.success) out.push(checked.data);
-    else
-      warn(
-        `${path}: line ${i + 1}: ${checked.error.issues.map((x) => `${x.path.join('.')} ${x.message}`).join('; ')}; skipped`,
-      );
-  });
-  return out;
-}
+// `_warn` is what the caller in commands/watch.ts still passes: nothing is skipped any more, so
+// nothing is warned of.
 
-/** The credit limits `limits apply` recorded for an organization. */
+/** The credit limits `limits apply` recorded for an organization, oldest first. */
 export async function readLimitRecords(
   store: string,
   orgId: string,
-  warn: (line: string) => void,
+  _warn?: (line: string) => void,
 ): Promise<LimitRecord[]> {
-  const rows = await jsonLines(orgFile(store, '_limits', orgId, 'limits.jsonl'), limitLine, warn);
-  return rows.map((r) => ({ day: r.day, at: r.at, email: r.email, limit: r.limit }));
+  return readStoredLimits(store, orgId);
 }
 
-/** The sync runs logged for an organization. */
+/** The sync runs logged for an organization, oldest first. */
 export async function readSyncRuns(
   store: string,
   orgId: string,
-  warn: (line: string) => void,
+  _warn?: (line: string) => void,
 ): Promise<SyncRun[]> {
-  const rows = await jsonLines(orgFile(store, '_sync', orgId, 'runs.jsonl'), runLine, warn);
-  return rows.map((r) => ({
-    at: r.at,
-    day: r.day,
-    ok: r.ok,
-    ...(r.through !== undefined && { through: r.through }),
-    ...(r.error !== undefined && { error: r.error }),
-  }));
+  return readStoredSyncRuns(store, orgId);
 }

@@ -8,6 +8,7 @@ const run = (day: string, ok: boolean, error?: string): SyncRun => ({
   at: `${day}T02:30:00Z`,
   day,
   ok,
+  through: null,
   ...(error && { error }),
 });
 
