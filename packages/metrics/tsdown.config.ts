@@ -7,4 +7,7 @@ const partials = readdirSync('src/sections', { recursive: true, encoding: 'utf8'
   .filter((f) => f.endsWith('.hbs'))
   .map((f) => ({ from: `src/sections/${f}`, to: `dist/${f.split(/[\\/]/).pop()}` }));
 
-export default packageConfig({ entry: ['src/index.ts', 'src/testing/index.ts', 'src/defaults.ts'], copy: partials });
+export default packageConfig({
+  entry: ['src/index.ts', 'src/testing/index.ts', 'src/defaults.ts'],
+  copy: partials,
+});

@@ -7,6 +7,7 @@
  * @module @orgreport/metrics
  */
 export { buildReportModel } from './build-report-model.ts';
+export { DEFAULT_MIN_GROUP_SIZE } from './defaults.ts';
 export { DEFINITIONS, READINESS_LEVEL_RULE } from './definitions.ts';
 export {
   applyFigureRules,
@@ -31,7 +32,6 @@ export {
   type LevelMapping,
   type ReportOptions,
 } from './options.ts';
-export { DEFAULT_MIN_GROUP_SIZE } from './defaults.ts';
 export {
   holdBackMix,
   holdBackSmallGroups,
