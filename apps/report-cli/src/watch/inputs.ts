@@ -2,17 +2,17 @@
  * What the watch reads besides the store's datasets, each through one small function so that its
  * producer can change it alone: the credit limits `limits apply` recorded
  * (`<store>/_limits/org_id=<id>/limits.jsonl`, lines `{day, at, email, limit}`) and the sync runs
- * `sync` logged (`<store>/_sync/org_id=<id>/runs.jsonl`, lines `{at, day, ok, through, error?}`).
+ * `sync` logged (`<store>/_sync/org_id=<id>/runs.jsonl`, lines `{at, day, ok, through, error?}`),
+ * files of a store folder or objects of a store in a bucket.
  * A missing file is no record; a line that cannot be read is skipped with a warning (an append cut
  * short by a crash leaves one), never taken for a record.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { isIsoDate } from '@orgreport/api-core/dates';
 import { hiveValue } from '@orgreport/store';
 import type { LimitRecord, SyncRun } from '@orgreport/watch';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
+import { keptName, readKept } from './kept-files.ts';
 
 const day = z.string().refine(isIsoDate, 'expected a day as YYYY-MM-DD');
 
@@ -31,30 +31,30 @@ const runLine = z.looseObject({
   error: z.string().optional(),
 });
 
-/** A file's text; undefined when it does not exist, an error naming it when it cannot be read. */
-export async function readIfPresent(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new CliError(`${path}: cannot be read (${code})`);
-  }
+/** The key under the store of an organization's file in one of the store's underscore folders. */
+export function orgKey(folder: '_limits' | '_sync' | '_watch', orgId: string, name: string): string {
+  return `${folder}/org_id=${hiveValue(orgId)}/${name}`;
 }
 
-/** The file of an organization under one of the store's underscore folders. */
+/** The file of an organization under one of the store's underscore folders (in a bucket: its URL). */
 export function orgFile(
   store: string,
   folder: '_limits' | '_sync' | '_watch',
   orgId: string,
   name: string,
 ): string {
-  return join(store, folder, `org_id=${hiveValue(orgId)}`, name);
+  return keptName(store, orgKey(folder, orgId, name));
 }
 
-/** The valid lines of a JSON-lines file (none when it does not exist). */
-async function jsonLines<T>(path: string, schema: z.ZodType<T>, warn: (line: string) => void): Promise<T[]> {
-  const text = await readIfPresent(path);
+/** The valid lines of a JSON-lines file of the store (none when it does not exist). */
+async function jsonLines<T>(
+  store: string,
+  key: string,
+  schema: z.ZodType<T>,
+  warn: (line: string) => void,
+): Promise<T[]> {
+  const path = keptName(store, key);
+  const text = await readKept(store, key);
   if (text === undefined) return [];
   const out: T[] = [];
   text.split('\n').forEach((line, i) => {
@@ -82,7 +82,7 @@ export async function readLimitRecords(
   orgId: string,
   warn: (line: string) => void,
 ): Promise<LimitRecord[]> {
-  const rows = await jsonLines(orgFile(store, '_limits', orgId, 'limits.jsonl'), limitLine, warn);
+  const rows = await jsonLines(store, orgKey('_limits', orgId, 'limits.jsonl'), limitLine, warn);
   return rows.map((r) => ({ day: r.day, at: r.at, email: r.email, limit: r.limit }));
 }
 
@@ -92,7 +92,7 @@ export async function readSyncRuns(
   orgId: string,
   warn: (line: string) => void,
 ): Promise<SyncRun[]> {
-  const rows = await jsonLines(orgFile(store, '_sync', orgId, 'runs.jsonl'), runLine, warn);
+  const rows = await jsonLines(store, orgKey('_sync', orgId, 'runs.jsonl'), runLine, warn);
   return rows.map((r) => ({
     at: r.at,
     day: r.day,
