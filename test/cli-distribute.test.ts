@@ -300,7 +300,7 @@ describe('distribute', () => {
     expect(recipients).toEqual(['Finance.Lead@acme.test', 'Auditor@acme.test']);
   });
 
-  it('shows no figure of a group under the minimum size to a reader of groups only, and gives a team under it no report', async () => {
+  it('shows no figure of a group under the minimum size to a reader of groups only, but the budget they own, and gives a team under it no report', async () => {
     const out = join(dir, 'owners');
     const plan = join(dir, 'owners.json');
     writeFileSync(
@@ -381,23 +381,28 @@ describe('distribute', () => {
     expect(mails.length).toBeGreaterThanOrEqual(1);
     const credits = leadership.credits as number;
     const shown = [String(credits), credits.toLocaleString('en-US')];
-    for (const mail of mails) {
-      for (const a of mail.parsed.attachments) {
-        const t = documentText(join(out, a.filename!));
-        expect(t).not.toContain('Leadership</td><td class="num">');
-        for (const s of shown) expect(t.includes(s), `${s} in ${a.filename}`).toBe(false);
-      }
+    const attachments = mails.flatMap((m) => m.parsed.attachments.map((a) => a.filename!));
+    const slug = String(leadership.cost_center)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    const ownBudget = (f: string) => f.includes(`-cost-center-${slug}-`);
+    // The reports of other teams do not show Leadership's figures, nor name it in a table.
+    const others = attachments.filter((f) => !ownBudget(f));
+    expect(others.length).toBeGreaterThanOrEqual(1);
+    for (const f of others) {
+      const t = documentText(join(out, f));
+      expect(t).not.toContain('Leadership</td><td class="num">');
+      for (const s of shown) expect(t.includes(s), `${s} in ${f}`).toBe(false);
     }
-    // The cost center's report holds its teams back together, and says so.
-    const json = mails
-      .flatMap((m) => m.parsed.attachments)
-      .find((a) => a.filename!.endsWith('-groups.json'))!;
-    const model = JSON.parse(readFileSync(join(out, json.filename!), 'utf8'));
+    // Its cost center's owner reads the budget they own whole: Leadership's row is theirs (privacy
+    // protects people, not budgets), with the organization's figures; no person is named.
+    const json = attachments.find((f) => ownBudget(f) && f.endsWith('-groups.json'))!;
+    const model = JSON.parse(readFileSync(join(out, json), 'utf8'));
     expect(model.privacy.personRows).toBe('none');
     expect(model.users).toEqual([]);
-    expect(model.sections.teams.rows.map((r: { team: string }) => r.team)).toContain(
-      'Other teams (held back: small groups)',
-    );
+    const own = model.sections.teams.rows.find((r: { team: string }) => r.team === 'Leadership');
+    expect(own).toMatchObject({ members: 3, credits });
   }, 240_000);
 
   it('partitions the organization: the teams\u2019 credits add up to those of the directory\u2019s people', async () => {

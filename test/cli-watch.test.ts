@@ -119,6 +119,7 @@ function newDays(days: Map<string, WatchJson>): Map<string, string[]> {
   return out;
 }
 
+// Each test runs 13 days of sync and two watches (about 40 CLI processes): minutes on a loaded machine.
 describe('orgreport watch, day by day after sync', () => {
   it('fires each planted event once, on the day after it, and nothing else', async () => {
     const toDate = costCenterToDate(planted);
@@ -194,12 +195,12 @@ describe('orgreport watch, day by day after sync', () => {
 
     // The state is the owner's alone.
     expect(statSync(join(store, '_watch', `org_id=${orgId}`, 'state.json')).mode & 0o777).toBe(0o600);
-  });
+  }, 240_000);
 
   it('fires nothing on the same organization without plants and budgets', async () => {
     const { days } = await watchDays(clean, { watch: { spike: SPIKE } });
     expect([...days.values()].flatMap((d) => d.alerts.map((a) => `${a.key} ${a.sentence}`))).toEqual([]);
-  });
+  }, 240_000);
 
   it('prints alerts as text, exits 0 with alerts and not 0 when it cannot read the store', async () => {
     const dir = tempDir('orgreport-watch-');

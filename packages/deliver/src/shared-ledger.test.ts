@@ -269,7 +269,7 @@ describe('the shared ledger on S3: requests and faults', () => {
     const second = mine(at);
     expect(second.filter((r) => r.startsWith('GET'))).toHaveLength(401);
     expect(second.filter((r) => !r.startsWith('GET'))).toEqual([]);
-  });
+  }, 180_000);
 
   it('stops before anything is sent when the bucket is missing or the credentials are refused', async () => {
     const missing = await open('s3://no-such-ledger-bucket/x/').catch((e: unknown) => e);

@@ -43,7 +43,8 @@ async function message() {
     'application/pdf',
     '%PDF-1.7 test',
   );
-  return reportMessage([pdf]);
+  const actions = [{ title: 'Reclaim 2 seats.', text: 'Not used this month nor the month before.' }];
+  return { ...reportMessage([pdf]), actions };
 }
 
 describe('webhook targets', () => {
@@ -83,6 +84,7 @@ describe('webhook delivery against a verifying receiver', () => {
       summary: msg.summary,
       text: msg.text,
       facts: msg.facts,
+      actions: [{ title: 'Reclaim 2 seats.', text: 'Not used this month nor the month before.' }],
       meta: msg.meta,
       documents: [
         {
