@@ -3,7 +3,8 @@
  * `monthly --demo` from an empty folder, `query` and `rollup` over the bucket; two syncs of
  * different days from two folders into one bucket at once (their commits made to collide), after
  * which the bucket holds both and equals a store synced in one run, partition by partition, read by
- * an independent Parquet reader (hyparquet), with one file in each partition's folder.
+ * an independent Parquet reader (hyparquet), with one file in each partition's folder. `watch` on a
+ * bucket: cli-watch-s3.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -121,10 +122,6 @@ describe('the store in a bucket, through the CLI', () => {
       { env },
     );
     expect(rollup.code, rollup.err).toBe(0);
-    // watch keeps its state in a folder: refused, not written beside the working folder.
-    const watch = await cli(['watch', '--store', store], { env });
-    expect(watch.code, watch.err).toBe(2);
-    expect(watch.err).toMatch(/watch keeps its state in a store folder, not yet in a bucket/);
     // Nothing of the store was left in the working folder: only the reports.
     expect(readdirSync(empty).sort()).toEqual(['out', 'rollup']);
     for (const text of [synced.err, monthly.err, query.out, rollup.err])

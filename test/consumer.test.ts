@@ -20,6 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** The published packages, in dependency order. */
 const PACKAGES = [
   'packages/api-core',
+  'packages/object-store',
   'packages/snapshot',
   'packages/store',
   'packages/emulator',

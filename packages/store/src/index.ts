@@ -7,10 +7,13 @@
  * Records kept beside the datasets: every sync run ({@link recordSyncRun}, {@link readSyncRuns}) and
  * every credit limit set ({@link recordLimits}, {@link readLimits}). A damaged file is a
  * {@link DamagedStoreError} naming it and its remedy; {@link checkStore} finds them all at once.
+ * Documents of other steps in a store in object storage, replaced only over the version read:
+ * {@link readStoreDocument}, {@link writeStoreDocument}.
  *
  * @module @orgreport/store
  */
 export { checkStore, type StoreCheck } from './check.ts';
+export { readStoreDocument, type StoreDocument, writeStoreDocument } from './documents.ts';
 export {
   type DamagedStoreDetails,
   DamagedStoreError,

@@ -326,6 +326,25 @@ export class RemoteStore {
     return true;
   }
 
+  /** A document another step keeps beside the datasets (`_watch/...`): its text and ETag, or undefined. */
+  async readDocument(key: string): Promise<{ text: string; version: string } | undefined> {
+    const found = await this.#get(key);
+    return found && { text: found.body.toString('utf8'), version: found.etag };
+  }
+
+  /**
+   * Writes a document only over the version read (undefined: only when there is none): S3's
+   * If-Match and If-None-Match: *. Its new version, or undefined when another writer came first.
+   */
+  async writeDocument(key: string, text: string, version: string | undefined): Promise<string | undefined> {
+    const written = await this.#put(
+      key,
+      text,
+      version === undefined ? { ifAbsent: true } : { ifMatch: version },
+    );
+    return written.written ? written.etag : undefined;
+  }
+
   /** Brings a record file (`_sync/...`, `_limits/...`) into the cache; absent there when the bucket has none. */
   async pullRecords(path: string): Promise<void> {
     const key = path

@@ -35,10 +35,20 @@ export interface StoredWatchHistory {
   controls: ControlChange[];
 }
 
-/** The partition files of an organization's dataset, in month order. */
-async function partFiles(layout: StoreLayout, dataset: string, orgId: string): Promise<string[]> {
+/**
+ * The partition files of an organization's dataset, in month order. Of a store in object storage,
+ * only those of the months of `since..until` (when given) are fetched into its cache.
+ */
+async function partFiles(
+  layout: StoreLayout,
+  dataset: string,
+  orgId: string,
+  span: { since?: IsoDate; until?: IsoDate } = {},
+): Promise<string[]> {
   if (layout.remote) {
-    const months = await layout.partitionMonths(dataset, orgId);
+    const first = span.since?.slice(0, 7) ?? '0000-00';
+    const last = span.until?.slice(0, 7) ?? '9999-99';
+    const months = (await layout.partitionMonths(dataset, orgId)).filter((m) => m >= first && m <= last);
     return layout.presentFiles(
       orgId,
       months.map((m) => layout.partitionFile(dataset, orgId, m)),
@@ -82,11 +92,14 @@ export async function readWatchHistory(
   const held = clip(state.days, options.since, options.until);
   const first = held[0]?.start;
   const last = held.at(-1)?.end;
+  // The datasets by day: the partitions of the months held within since..until (none: no day held).
+  const dated = async (dataset: string) =>
+    first && last ? partFiles(layout, dataset, orgId, { since: first, until: last }) : [];
   const engine = await Engine.open();
   try {
     const [tokens, users, revisions] = await Promise.all([
-      partFiles(layout, 'tokens_daily', orgId),
-      partFiles(layout, 'user_days', orgId),
+      dated('tokens_daily'),
+      options.userDays === false ? [] : dated('user_days'),
       partFiles(layout, 'control_revisions', orgId),
     ]);
     const days =

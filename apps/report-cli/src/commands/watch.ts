@@ -2,9 +2,10 @@
  * `orgreport watch --store DIR`: the alert rules over the store's history (docs/watch.md), run after
  * the daily sync. It reads each organization's days, control revisions, the credit limits
  * `limits apply` recorded and the sync log, and the directory when one is configured; the rules
- * (`@orgreport/watch`, pure) say what holds; the state in `<store>/_watch/` says what is new. The
- * new alerts go to the routes of the config file's `watch.routes` and `--deliver` (watch/routes.ts)
- * through the ledger beside the store, as the reports do. Alerts are not errors: the exit code is 0
+ * (`@orgreport/watch`, pure) say what holds; the state in `<store>/_watch/` says what is new (of a
+ * store in a bucket: objects there, replaced only over the version read). The new alerts go to the
+ * routes of the config file's `watch.routes` and `--deliver` (watch/routes.ts) through the ledger
+ * beside the store (in the bucket: its `_ledger/`), as the reports do. Alerts are not errors: the exit code is 0
  * whatever fires, and not 0 when something could not be read (a damaged store, whose alert goes to
  * the organization's routes first) or a delivery failed.
  */
@@ -341,7 +342,9 @@ async function deliverPlan(
     message: alertMessage,
     documents,
   });
-  const ledger = sharedLedger(config) ? printableLedgerUrl(config.ledger!) : ledgerPath(config);
+  // With a store in a bucket and no --ledger, the shared ledger is the bucket's `_ledger/`.
+  const shared = sharedLedger(config);
+  const ledger = shared ? printableLedgerUrl(shared) : ledgerPath(config);
   const keys = deliveries.map((d) => d.key);
   const before = await ledgerStatuses(config, ctx, keys);
   const was = new Map(deliveries.map((d) => [d.key, before(d.key)]));
@@ -450,13 +453,9 @@ export async function watch(options: WatchOptions, ctx: CommandContext): Promise
   if (!config.store) {
     throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
   }
+  // A store in a bucket is read through the store's cache; the watch's state and outbox are
+  // objects in it (watch/kept-files.ts), the alerts' ledger its `_ledger/` unless --ledger says.
   const store = config.store;
-  if (/^s3:\/\//i.test(store)) {
-    // Its state (`_watch/`) is kept in a store folder; a store in a bucket has none yet.
-    throw new UsageError(
-      `watch keeps its state in a store folder, not yet in a bucket: copy ${store} to a folder (aws s3 sync) and watch that`,
-    );
-  }
   // What is printed passes through the run's secrets too (a sync error in the log could hold one).
   const stdout = { write: (text: string) => ctx.io.stdout.write(scrubText(text, [...ctx.secrets])) };
   const rules = watchRules(config.watch);

@@ -34,7 +34,7 @@ describe('loadSections', () => {
   it('names what is wrong: an unknown name, a package without a section, a broken section, a repeat', async () => {
     const fails = (names: string[]) => loadSections(names, project);
     await expect(fails(['weather'])).rejects.toThrow(
-      /"weather" is neither a built-in section \(cover, summary, .*data-quality\) nor a package installed in/,
+      /"weather" is neither a built-in section \(cover, brief, summary, .*data-quality\) nor a package installed in/,
     );
     await expect(fails(['not-a-section'])).rejects.toThrow(
       'the package "not-a-section" exports no section (export const section = defineSection({ ... }))',

@@ -1,11 +1,10 @@
 /**
  * What the watch reads besides the store's datasets: the credit limits `limits apply` recorded and
- * the sync runs `sync` logged, through the store's own readers (one reader of each record: a line
- * that is not a record is the store's `DamagedStoreError`, which the watch reports as a damaged
- * store; a line a crash cut short is no record yet), and the files of its own under `_watch/`.
+ * the sync runs `sync` logged, through the store's own readers, of a store folder or a store in a
+ * bucket alike (one reader of each record: a line that is not a record is the store's
+ * `DamagedStoreError`, which the watch reports as a damaged store; a line a crash cut short is no
+ * record yet), and where the watch's own files are kept under `_watch/`.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   hiveValue,
   type LimitRecord,
@@ -13,22 +12,16 @@ import {
   readSyncRuns as readStoredSyncRuns,
   type SyncRun,
 } from '@orgreport/store';
-import { CliError } from '../errors.ts';
+import { keptName } from './kept-files.ts';
 
-/** A file's text; undefined when it does not exist, an error naming it when it cannot be read. */
-export async function readIfPresent(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new CliError(`${path}: cannot be read (${code})`);
-  }
+/** The key under the store of an organization's file in the watch's own folder (the records are the store's to find). */
+export function orgKey(folder: '_watch', orgId: string, name: string): string {
+  return `${folder}/org_id=${hiveValue(orgId)}/${name}`;
 }
 
-/** The file of an organization under the watch's own folder of the store (the records are the store's to find). */
+/** The file of an organization under the watch's own folder of the store (in a bucket: its URL). */
 export function orgFile(store: string, folder: '_watch', orgId: string, name: string): string {
-  return join(store, folder, `org_id=${hiveValue(orgId)}`, name);
+  return keptName(store, orgKey(folder, orgId, name));
 }
 
 // `_warn` is what the caller in commands/watch.ts still passes: nothing is skipped any more, so

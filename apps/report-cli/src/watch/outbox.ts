@@ -1,18 +1,18 @@
 /**
- * The watch's outbox of an organization, `<store>/_watch/org_id=<id>/outbox.json` (0600): the alerts
+ * The watch's outbox of an organization, `<store>/_watch/org_id=<id>/outbox.json` (0600; in a
+ * bucket, an object replaced only over the version read, emptied rather than removed): the alerts
  * found but not yet known to be delivered. It is written before the state (which remembers an alert
  * as sent, and a security change as seen, so the rules never find it again) and emptied of each
  * alert once all its deliveries went out: a run killed or failing between the two leaves its alerts
  * here, and the next run delivers them (the ledger skips what did arrive). Without routes there is
  * no outbox: alerts are printed only.
  */
-import { rm } from 'node:fs/promises';
 import { addDays, type IsoDate } from '@orgreport/api-core/dates';
 import { type Alert, FIRED_KEPT_DAYS, RULES } from '@orgreport/watch';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
-import { orgFile, readIfPresent } from './inputs.ts';
-import { writePrivateFile } from './state.ts';
+import { orgFile, orgKey } from './inputs.ts';
+import { readKept, writeKept } from './kept-files.ts';
 
 const figure = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -57,7 +57,7 @@ export async function readOutbox(
   warn: (line: string) => void,
 ): Promise<Alert[]> {
   const path = outboxPath(store, orgId);
-  const text = await readIfPresent(path);
+  const text = await readKept(store, orgKey('_watch', orgId, 'outbox.json'));
   if (text === undefined) return [];
   let json: unknown;
   try {
@@ -81,12 +81,8 @@ export async function readOutbox(
   return kept.map((a) => ({ ...a, new: false }) as Alert);
 }
 
-/** Keeps the alerts not yet delivered (none: the outbox is removed). */
+/** Keeps the alerts not yet delivered (none: the outbox is removed; in a bucket, emptied). */
 export async function writeOutbox(store: string, orgId: string, alerts: readonly Alert[]): Promise<void> {
-  const path = outboxPath(store, orgId);
-  if (alerts.length === 0) {
-    await rm(path, { force: true });
-    return;
-  }
-  await writePrivateFile(path, `${JSON.stringify({ version: 1, orgId, alerts }, null, 2)}\n`);
+  const text = alerts.length === 0 ? null : `${JSON.stringify({ version: 1, orgId, alerts }, null, 2)}\n`;
+  await writeKept(store, orgKey('_watch', orgId, 'outbox.json'), text);
 }

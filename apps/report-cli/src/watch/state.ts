@@ -1,15 +1,14 @@
 /**
  * The watch's state of an organization, `<store>/_watch/org_id=<id>/state.json`: which alerts were
- * sent (by key), the last control revision seen and the last day judged. Written whole through a
- * temporary file and a rename, readable by its owner only (0600: it names people whose alerts fired).
+ * sent (by key), the last control revision seen and the last day judged. In a store folder, written
+ * whole through a temporary file and a rename, readable by its owner only (0600: it names people
+ * whose alerts fired); in a bucket, replaced only over the version read (kept-files.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { WatchState } from '@orgreport/watch';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
-import { orgFile, readIfPresent } from './inputs.ts';
+import { orgFile, orgKey } from './inputs.ts';
+import { readKept, writeKept } from './kept-files.ts';
 
 const stateSchema = z.strictObject({
   version: z.literal(1),
@@ -28,7 +27,7 @@ export const statePath = (store: string, orgId: string) => orgFile(store, '_watc
 /** The state of the last watch of `orgId`; null before the first. A damaged file is an error, not a fresh start. */
 export async function readWatchState(store: string, orgId: string): Promise<WatchState | null> {
   const path = statePath(store, orgId);
-  const text = await readIfPresent(path);
+  const text = await readKept(store, orgKey('_watch', orgId, 'state.json'));
   if (text === undefined) return null;
   let json: unknown;
   try {
@@ -47,28 +46,10 @@ export async function readWatchState(store: string, orgId: string): Promise<Watc
   return parsed.data;
 }
 
-/** Writes the state whole (0600), replacing the old file only once the new one is on disk. */
+/**
+ * Writes the state whole (0600), replacing the old file only once the new one is on disk; in a
+ * bucket, only over the version read (another watch's state in between is an error to run again).
+ */
 export async function writeWatchState(store: string, state: WatchState): Promise<void> {
-  await writePrivateFile(statePath(store, state.orgId), `${JSON.stringify(state, null, 2)}\n`);
-}
-
-/** Writes a file of the watch whole (0600, its folder 0700) through a temporary file and a rename. */
-export async function writePrivateFile(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // The mode is set again in case a umask took bits off at creation (it never adds any).
-    await chmod(tmp, 0o600);
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  await writeKept(store, orgKey('_watch', state.orgId, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }
