@@ -164,21 +164,19 @@ async function watchOrganization(
   store: string,
   org: { orgId: string; name: string },
   input: { rules: WatchRules; people: WatchPerson[]; today: IsoDate; now: string },
-  reporter: Reporter,
 ): Promise<Evaluated> {
   const [{ readWatchHistory }, { evaluateWatch }, { diffSettings }] = await Promise.all([
     import('@orgreport/store'),
     import('@orgreport/watch'),
     import('@orgreport/metrics'),
   ]);
-  const warn = (line: string) => reporter.warn(line);
   const [history, limits, syncRuns, state] = await Promise.all([
     readWatchHistory(store, org.orgId, {
       since: firstDayRead(input.today, input.rules),
       until: addDays(input.today, -1),
     }),
-    readLimitRecords(store, org.orgId, warn),
-    readSyncRuns(store, org.orgId, warn),
+    readLimitRecords(store, org.orgId),
+    readSyncRuns(store, org.orgId),
     readWatchState(store, org.orgId),
   ]);
   const outcome = evaluateWatch({
@@ -407,7 +405,7 @@ async function watchEach(
   for (const org of orgs) {
     try {
       if (damage) throw damage;
-      const one = await watchOrganization(store, org, input, reporter);
+      const one = await watchOrganization(store, org, input);
       evaluated.push(one);
       results.push(one);
     } catch (error) {

@@ -24,23 +24,12 @@ export function orgFile(store: string, folder: '_watch', orgId: string, name: st
   return keptName(store, orgKey(folder, orgId, name));
 }
 
-// `_warn` is what the caller in commands/watch.ts still passes: nothing is skipped any more, so
-// nothing is warned of.
-
 /** The credit limits `limits apply` recorded for an organization, oldest first. */
-export async function readLimitRecords(
-  store: string,
-  orgId: string,
-  _warn?: (line: string) => void,
-): Promise<LimitRecord[]> {
+export async function readLimitRecords(store: string, orgId: string): Promise<LimitRecord[]> {
   return readStoredLimits(store, orgId);
 }
 
 /** The sync runs logged for an organization, oldest first. */
-export async function readSyncRuns(
-  store: string,
-  orgId: string,
-  _warn?: (line: string) => void,
-): Promise<SyncRun[]> {
+export async function readSyncRuns(store: string, orgId: string): Promise<SyncRun[]> {
   return readStoredSyncRuns(store, orgId);
 }
