@@ -16,9 +16,6 @@ import type {
   ReportSection,
   SectionInputs,
 } from '@orgreport/metrics';
-import { warmUpRendering } from '@orgreport/render/warmup';
-import type { Config, ConfigFlags, ReportFormat } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
 import {
   checkTargets,
   isEmailTarget,
@@ -26,10 +23,9 @@ import {
   normalTarget,
   reportMessage,
   sendDeliveries,
-} from '../deliver/send-reports.ts';
-import { demoDirectory, withDemoPrices } from '../demo.ts';
-import { loadDirectory } from '../directory/read.ts';
-import { type Plan, planSchema } from '../distribute/plan-schema.ts';
+} from '@orgreport/pipeline/deliver';
+import { demoDirectory, withDemoPrices } from '@orgreport/pipeline/demo';
+import { loadDirectory } from '@orgreport/pipeline/directory';
 import {
   defaultPlan,
   type PlannedDelivery,
@@ -37,16 +33,30 @@ import {
   type ResolvedPlan,
   resolvePlan,
   shardOf,
-} from '../distribute/resolve-plan.ts';
-import { UsageError } from '../errors.ts';
-import { OutputSet } from '../output/atomic.ts';
-import { checkChromium, checkTemplates, chromiumOf } from '../report/checks.ts';
-import { daysOfReport, directoryIndex, type PreparedData, prepareData } from '../report/prepare.ts';
-import { computeModel, modelOptions, reportBaseName, reportInputs } from '../report/produce.ts';
-import { loadSections } from '../report/sections.ts';
-import { writeReport } from '../report/write-report.ts';
-import { formatBytes, type Reporter } from '../reporter.ts';
-import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
+} from '@orgreport/pipeline/distribute';
+import { UsageError } from '@orgreport/pipeline/errors';
+import { OutputSet } from '@orgreport/pipeline/output';
+import { type Plan, planSchema } from '@orgreport/pipeline/plan-schema';
+import {
+  checkChromium,
+  checkTemplates,
+  chromiumOf,
+  computeModel,
+  daysOfReport,
+  directoryIndex,
+  loadSections,
+  modelOptions,
+  type PreparedData,
+  prepareData,
+  reportBaseName,
+  reportInputs,
+  writeReport,
+} from '@orgreport/pipeline/report';
+import { formatBytes, type Reporter } from '@orgreport/pipeline/reporter';
+import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '@orgreport/pipeline/snapshot';
+import { warmUpRendering } from '@orgreport/render/warmup';
+import type { Config, ConfigFlags, ReportFormat } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
 
 export interface DistributeOptions extends ConfigFlags, AcquireFlags {
   dryRun?: boolean;
@@ -221,7 +231,7 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     const snapshot = await acquireSnapshot(options, config, reporter, ctx);
     const data = await prepareData(snapshot, directory, config);
     const history = config.store
-      ? await (await import('../store/read-month.ts')).historyFromStore(
+      ? await (await import('@orgreport/pipeline/store')).historyFromStore(
           config.store,
           data.snapshot,
           period,

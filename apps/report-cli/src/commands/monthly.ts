@@ -3,27 +3,36 @@
 import { join } from 'node:path';
 import type { MonthPeriod } from '@orgreport/api-core';
 import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
-import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { checkTargets } from '../deliver/send-reports.ts';
-import { demoDirectory, withDemoPrices } from '../demo.ts';
-import { loadDirectory } from '../directory/read.ts';
-import { CliError, EXIT, UsageError } from '../errors.ts';
-import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
-import { daysOfReport, directoryIndex, identityOf, prepareData, scopeOfRun } from '../report/prepare.ts';
+import { checkTargets } from '@orgreport/pipeline/deliver';
+import { demoDirectory, withDemoPrices } from '@orgreport/pipeline/demo';
+import { loadDirectory } from '@orgreport/pipeline/directory';
+import { CliError, EXIT, UsageError } from '@orgreport/pipeline/errors';
 import {
+  checkChromium,
+  checkDelivery,
+  checkTemplates,
   computeModel,
+  daysOfReport,
+  directoryIndex,
   fileSlug,
+  identityOf,
   loadReportModules,
+  loadSections,
   type ProduceResult,
+  prepareData,
   produceReport,
   reportFormats,
+  reportSummary,
   reportTargets,
   reportWarmup,
-} from '../report/produce.ts';
-import { loadSections } from '../report/sections.ts';
-import type { Reporter } from '../reporter.ts';
-import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
+  scopeOfRun,
+  summary,
+} from '@orgreport/pipeline/report';
+import type { Reporter } from '@orgreport/pipeline/reporter';
+import { organizationConfigs } from '@orgreport/pipeline/settings';
+import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '@orgreport/pipeline/snapshot';
+import type { Config, ConfigFlags } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
 
 export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
   attachXlsx?: boolean;
@@ -52,7 +61,7 @@ async function monthlyOf(
     const fetched = await acquireSnapshot(options, config, reporter, ctx);
     // The store's months for the trend are read (by DuckDB, on its threads) while the data is prepared.
     const trend = config.store
-      ? import('../store/read-month.ts').then((m) =>
+      ? import('@orgreport/pipeline/store').then((m) =>
           m.historyFromStore(config.store!, fetched, reportPeriod(options, config), reporter),
         )
       : undefined;

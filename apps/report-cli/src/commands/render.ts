@@ -1,12 +1,19 @@
 /** `orgreport render --snapshot DIR`: re-render a past month from its snapshot, offline and without a key. */
 import { resolve } from 'node:path';
+import { loadDirectory } from '@orgreport/pipeline/directory';
+import {
+  checkChromium,
+  checkDelivery,
+  checkTemplates,
+  loadSections,
+  produceReport,
+  reportFormats,
+  reportSummary,
+  summary,
+} from '@orgreport/pipeline/report';
 import { readSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { loadDirectory } from '../directory/read.ts';
-import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
-import { produceReport, reportFormats } from '../report/produce.ts';
-import { loadSections } from '../report/sections.ts';
 
 export interface RenderOptions extends ConfigFlags {
   /** The snapshot directory to read. */

@@ -4,14 +4,21 @@
  * sections over all of them together.
  */
 import type { ReportSection } from '@orgreport/metrics';
+import { loadDirectory } from '@orgreport/pipeline/directory';
+import { UsageError } from '@orgreport/pipeline/errors';
+import {
+  checkChromium,
+  checkDelivery,
+  checkTemplates,
+  loadSections,
+  produceReport,
+  reportFormats,
+  reportSummary,
+  summary,
+} from '@orgreport/pipeline/report';
+import { type AcquireFlags, reportPeriod } from '@orgreport/pipeline/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { loadDirectory } from '../directory/read.ts';
-import { UsageError } from '../errors.ts';
-import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
-import { produceReport, reportFormats } from '../report/produce.ts';
-import { loadSections } from '../report/sections.ts';
-import { type AcquireFlags, reportPeriod } from '../snapshot/acquire.ts';
 
 export interface RollupOptions extends ConfigFlags, Pick<AcquireFlags, 'month' | 'partial'> {
   attachXlsx?: boolean;
@@ -36,7 +43,7 @@ export async function rollup(options: RollupOptions, ctx: CommandContext): Promi
   const directory = await loadDirectory(config.directory);
   const { BUILTIN_SECTIONS } = await import('@orgreport/metrics');
   const sections: ReportSection[] = configured ?? BUILTIN_SECTIONS.filter((s) => !NOT_IN_A_ROLLUP.has(s.id));
-  const { rollupFromStore } = await import('../store/read-rollup.ts');
+  const { rollupFromStore } = await import('@orgreport/pipeline/store');
   const { snapshot, organizations } = await rollupFromStore(config.store, period, config, reporter);
   const result = await produceReport(snapshot, {
     config,

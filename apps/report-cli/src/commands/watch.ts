@@ -12,6 +12,38 @@
 import { addDays, type IsoDate, monthBounds } from '@orgreport/api-core/dates';
 import { scrubText } from '@orgreport/api-core/redact';
 import type { Identity, PeopleDirectory } from '@orgreport/metrics';
+import {
+  checkTargets,
+  cliDestinations,
+  ledgerPath,
+  ledgerStatuses,
+  normalTarget,
+  sendDeliveries,
+  sharedLedger,
+} from '@orgreport/pipeline/deliver';
+import { demoDirectory } from '@orgreport/pipeline/demo';
+import { loadDirectory } from '@orgreport/pipeline/directory';
+import { CliError, EXIT, messageOf, UsageError } from '@orgreport/pipeline/errors';
+import type { Reporter } from '@orgreport/pipeline/reporter';
+import { configuredOrgId } from '@orgreport/pipeline/settings';
+import { demoUsersOf } from '@orgreport/pipeline/snapshot';
+import {
+  AlertDocuments,
+  type AlertPlan,
+  AlertRouter,
+  alertDeliveries,
+  planAlertDeliveries,
+  readLimitRecords,
+  readOutbox,
+  readSyncRuns,
+  readWatchState,
+  type ScopeFunctions,
+  type WatchRoute,
+  watchRoutes,
+  writeOutbox,
+  writeWatchState,
+} from '@orgreport/pipeline/watch';
+import { type WatchConfig, watchConfig } from '@orgreport/pipeline/watch-settings';
 import { DamagedStoreError, StoreError } from '@orgreport/store/errors';
 import {
   type Alert,
@@ -21,34 +53,9 @@ import {
   type WatchRules,
   type WatchState,
 } from '@orgreport/watch';
-import { type Config, type ConfigFlags, configuredOrgId } from '../config/config.ts';
-import { type WatchConfig, watchConfig } from '../config/watch-settings.ts';
+import type { Config, ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import {
-  checkTargets,
-  cliDestinations,
-  ledgerPath,
-  ledgerStatuses,
-  normalTarget,
-  sendDeliveries,
-  sharedLedger,
-} from '../deliver/send-reports.ts';
-import { demoDirectory } from '../demo.ts';
-import { loadDirectory } from '../directory/read.ts';
-import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
-import type { Reporter } from '../reporter.ts';
-import { demoUsersOf } from '../snapshot/acquire.ts';
-import {
-  AlertDocuments,
-  type AlertPlan,
-  alertDeliveries,
-  planAlertDeliveries,
-} from '../watch/deliver-alerts.ts';
-import { readLimitRecords, readSyncRuns } from '../watch/inputs.ts';
-import { readOutbox, writeOutbox } from '../watch/outbox.ts';
 import { type OrganizationWatch, printBacktest, printWatch, type WatchDelivery } from '../watch/print.ts';
-import { AlertRouter, type ScopeFunctions, type WatchRoute, watchRoutes } from '../watch/routes.ts';
-import { readWatchState, writeWatchState } from '../watch/state.ts';
 
 export interface WatchOptions extends ConfigFlags {
   dryRun?: boolean;

@@ -4,10 +4,10 @@
  * `--json` one object whose `alerts` list holds every alert with its `new` flag and routes (in a dry
  * run too); and the forecast's backtest with `--backtest`.
  */
+
+import type { AlertPlan, WatchRoute } from '@orgreport/pipeline/watch';
 import type { Alert, Backtest, Forecast } from '@orgreport/watch';
 import type { TextOut } from '../io.ts';
-import type { AlertPlan } from './deliver-alerts.ts';
-import type { WatchRoute } from './routes.ts';
 
 /** One organization's watch. */
 export interface OrganizationWatch {

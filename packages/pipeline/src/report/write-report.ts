@@ -7,10 +7,10 @@
 import type { ReportModel, ReportSection } from '@orgreport/metrics';
 import type { DocumentReader } from '@orgreport/render/documents';
 import type { RenderWarmup } from '@orgreport/render/warmup';
-import type { ReportFormat } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import type { OutputSet } from '../output/atomic.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
+import type { ReportFormat } from '../settings.ts';
 
 export interface WriteReportOptions {
   formats: Iterable<ReportFormat>;

@@ -4,9 +4,9 @@
  */
 import { comparisonPeriod, type MonthPeriod, type Snapshot } from '@orgreport/api-core';
 import type { OrganizationFigures } from '@orgreport/metrics';
-import type { Config } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
+import type { Settings } from '../settings.ts';
 
 export interface RollupInputs {
   snapshot: Snapshot;
@@ -17,7 +17,7 @@ export interface RollupInputs {
 export async function rollupFromStore(
   store: string,
   period: MonthPeriod,
-  config: Config,
+  config: Settings,
   reporter: Reporter,
 ): Promise<RollupInputs> {
   const { listOrganizations, readPeriod } = await import('@orgreport/store');

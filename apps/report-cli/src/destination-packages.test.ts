@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkTargets, cliDestinations, loadDestinationPackages } from '@orgreport/pipeline/deliver';
+import { UsageError } from '@orgreport/pipeline/errors';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../cli.ts';
-import { resolveConfig } from '../config/config.ts';
-import { UsageError } from '../errors.ts';
-import { memoryIo } from '../testing.ts';
-import { loadDestinationPackages } from './destination-packages.ts';
-import { checkTargets, cliDestinations } from './send-reports.ts';
+import { run } from './cli.ts';
+import { resolveConfig } from './config/config.ts';
+import { memoryIo } from './testing.ts';
 
 // A working folder with installed packages: destinations declared as another team would (plain
 // objects: the CLI checks them with defineDestination itself), and packages that get it wrong.

@@ -1,5 +1,5 @@
-/** Parsing of numeric flag values; each error names the flag and the value. */
-import { UsageError } from './errors.ts';
+/** Numbers given as text (flags, settings): each error names where the value came from and the value. */
+import { UsageError } from '../errors.ts';
 
 /** A positive whole number, or undefined when the flag is absent. */
 export function positiveInteger(value: string | undefined, flag: string): number | undefined {

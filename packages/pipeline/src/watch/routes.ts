@@ -17,8 +17,8 @@ import type {
   ScopeSpec,
 } from '@orgreport/metrics';
 import type { Alert, RuleName } from '@orgreport/watch';
-import type { WatchRouteConfig } from '../config/watch-settings.ts';
 import { UsageError } from '../errors.ts';
+import type { WatchRouteConfig } from './watch-settings.ts';
 
 /** One route of alerts. */
 export interface WatchRoute {

@@ -1,8 +1,8 @@
 /** The period and the source a command's flags choose: `--month`, `--partial`, `--demo`. */
 import { lastCompleteMonth, type MonthPeriod, monthPeriod, parseIsoMonth } from '@orgreport/api-core';
-import type { Config } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
-import { positiveInteger } from '../flags.ts';
+import { positiveInteger } from '../input/numbers.ts';
+import type { Settings } from '../settings.ts';
 
 /** Flags that choose the period and the source. */
 export interface AcquireFlags {
@@ -13,7 +13,7 @@ export interface AcquireFlags {
 }
 
 /** The report period of `--month` (default: the last complete month) under the configuration's clock. */
-export function reportPeriod(flags: AcquireFlags, config: Config): MonthPeriod {
+export function reportPeriod(flags: AcquireFlags, config: Settings): MonthPeriod {
   const month = flags.month ?? lastCompleteMonth(config.now);
   // Name the flag when the user gave one; a default month failing means the clock (--today) is too early.
   const label = flags.month !== undefined ? '--month' : `the last complete month (today is ${config.today})`;

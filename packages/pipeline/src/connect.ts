@@ -4,10 +4,10 @@
  */
 import type { OrgClient } from '@orgreport/api-core';
 import type { EmulatorOptions, RunningEmulator } from '@orgreport/emulator';
-import { type Config, DEFAULT_CLI_MAX_RETRIES, requireConnection } from './config/config.ts';
-import type { CommandContext } from './context.ts';
+import type { RunContext } from './context.ts';
 import { UsageError } from './errors.ts';
 import type { Reporter } from './reporter.ts';
+import { DEFAULT_CLI_MAX_RETRIES, requireConnection, type Settings } from './settings.ts';
 
 /** Starts the emulator in-process; the package (Fastify and all) is loaded only here. */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
@@ -47,9 +47,9 @@ export const DEMO_SEED = 1;
  * The client gets the configuration's clock and retry budget, and logs through the reporter.
  */
 export async function connect(
-  config: Config,
+  config: Settings,
   reporter: Reporter,
-  ctx: CommandContext,
+  ctx: RunContext,
   demo?: { users: number },
 ): Promise<Connection> {
   const { OrgClient } = await import('@orgreport/api-core');

@@ -5,12 +5,12 @@
 import type { DayRange, IsoDate, IsoMonth } from '@orgreport/api-core';
 import type { SyncResult } from '@orgreport/store';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Config } from '../config/config.ts';
 import { connect } from '../connect.ts';
-import type { CommandContext } from '../context.ts';
+import type { RunContext } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { readHookLog } from '../hook/record.ts';
 import type { Reporter } from '../reporter.ts';
+import type { Settings } from '../settings.ts';
 
 export interface SyncRequest {
   store: string;
@@ -36,9 +36,9 @@ const span = (r: DayRange) => (r.start === r.end ? r.start : `${r.start}..${r.en
 /** Fetches into the store the days it lacks (`since..until`, within what the API has). */
 export async function syncIntoStore(
   request: SyncRequest,
-  config: Config,
+  config: Settings,
   reporter: Reporter,
-  ctx: CommandContext,
+  ctx: RunContext,
 ): Promise<SyncOutcome> {
   const { syncStore } = await import('@orgreport/store');
   const demo = request.demoUsers === undefined ? undefined : { users: request.demoUsers };

@@ -4,11 +4,12 @@
  * read that file); after it, the run is recorded in `_sync/org_id=<id>/runs.jsonl`, failed or not,
  * for a watch to read.
  */
-import { type Config, configuredOrgId } from '../config/config.ts';
-import type { CommandContext } from '../context.ts';
+
+import type { RunContext } from '../context.ts';
 import { messageOf } from '../errors.ts';
 import { fileSlug as slug } from '../output/slug.ts';
 import type { Reporter } from '../reporter.ts';
+import { configuredOrgId, type Settings } from '../settings.ts';
 
 /**
  * Fails with the store's first damaged file, after a warning for each other one. A folder that is
@@ -30,7 +31,7 @@ export async function checkBeforeSync(store: string, reporter: Reporter): Promis
  * API: the id the configuration gives, else the id whose stored name is the configured name (so that
  * a watch of that organization sees the failure), else the configured name as a slug (`org_id=acme`).
  */
-async function fallbackOrgId(store: string, config: Config): Promise<string> {
+async function fallbackOrgId(store: string, config: Settings): Promise<string> {
   const configured = configuredOrgId(config);
   if (configured) return configured;
   const name = config.organizationName;
@@ -60,10 +61,10 @@ export interface SyncRunOutcome {
  */
 export async function recordRun(
   store: string,
-  config: Config,
+  config: Settings,
   outcome: SyncRunOutcome,
   reporter: Reporter,
-  ctx: CommandContext,
+  ctx: RunContext,
 ): Promise<void> {
   try {
     const { recordSyncRun } = await import('@orgreport/store');

@@ -5,8 +5,14 @@
  */
 import type { Logger } from '@orgreport/api-core';
 import { redactSecrets, scrubText } from '@orgreport/api-core/redact';
-import type { LogLevel } from './config/config.ts';
-import type { TextOut } from './io.ts';
+import type { LogLevel } from './settings.ts';
+
+/** A writable text stream; `isTTY` decides between live progress and plain lines. */
+export interface TextOut {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 

@@ -6,9 +6,9 @@
 import { comparisonPeriod, type MonthPeriod, type Snapshot } from '@orgreport/api-core';
 import type { SectionInputs } from '@orgreport/metrics';
 import { fetchedRangeOf } from '@orgreport/snapshot';
-import { type Config, configuredOrgId } from '../config/config.ts';
-import type { CommandContext } from '../context.ts';
+import type { RunContext } from '../context.ts';
 import type { Reporter } from '../reporter.ts';
+import { configuredOrgId, type Settings } from '../settings.ts';
 import { type AcquireFlags, demoUsersOf, reportPeriod } from '../snapshot/period.ts';
 import { syncIntoStore } from './sync-store.ts';
 
@@ -21,7 +21,7 @@ import { syncIntoStore } from './sync-store.ts';
  */
 async function readAhead(
   store: string,
-  config: Config,
+  config: Settings,
   period: MonthPeriod,
   read: (orgId: string) => Promise<Snapshot>,
 ): Promise<{ orgId: string; snapshot: Snapshot } | undefined> {
@@ -57,9 +57,9 @@ function historyAhead(store: string, orgId: string, period: MonthPeriod): void {
 /** The snapshot of the flags' period, from the store of `config.store` (synced first). */
 export async function snapshotFromStore(
   flags: AcquireFlags,
-  config: Config & { store: string },
+  config: Settings & { store: string },
   reporter: Reporter,
-  ctx: CommandContext,
+  ctx: RunContext,
 ): Promise<Snapshot> {
   const period = reportPeriod(flags, config);
   const comparison = comparisonPeriod(period);

@@ -5,12 +5,12 @@
 import { comparisonPeriod, type Snapshot } from '@orgreport/api-core';
 import { fetchedRangeOf, fetchSnapshot } from '@orgreport/snapshot';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Config } from '../config/config.ts';
 import { connect } from '../connect.ts';
-import type { CommandContext } from '../context.ts';
+import type { RunContext } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { readHookLog } from '../hook/record.ts';
 import type { Reporter } from '../reporter.ts';
+import type { Settings } from '../settings.ts';
 import { type AcquireFlags, demoUsersOf, reportPeriod } from './period.ts';
 
 export { type AcquireFlags, demoUsersOf, reportPeriod } from './period.ts';
@@ -21,9 +21,9 @@ export { type AcquireFlags, demoUsersOf, reportPeriod } from './period.ts';
  */
 export async function acquireSnapshot(
   flags: AcquireFlags,
-  config: Config,
+  config: Settings,
   reporter: Reporter,
-  ctx: CommandContext,
+  ctx: RunContext,
 ): Promise<Snapshot> {
   if (config.store) {
     const { snapshotFromStore } = await import('../store/read-month.ts');
@@ -35,9 +35,9 @@ export async function acquireSnapshot(
 /** Fetches the snapshot of the period the flags choose. */
 async function fetchPeriod(
   flags: AcquireFlags,
-  config: Config,
+  config: Settings,
   reporter: Reporter,
-  ctx: CommandContext,
+  ctx: RunContext,
 ): Promise<Snapshot> {
   const period = reportPeriod(flags, config);
   const comparison = comparisonPeriod(period);

@@ -5,8 +5,8 @@
  * user gave win over them.
  */
 import type { PeopleDirectory } from '@orgreport/metrics';
-import type { Config } from './config/config.ts';
 import { DEMO_SEED } from './connect.ts';
+import type { Settings } from './settings.ts';
 
 /** Prices of the demo organization: about USD 25 a month for an active user, and a seat at USD 19. */
 export const DEMO_PRICES = { pricePerCredit: 0.000004, pricePerSeat: 19, currency: 'USD' } as const;
@@ -34,7 +34,7 @@ export async function demoDirectory(users: number, today: string): Promise<Peopl
 }
 
 /** The configuration of a demo run: the demo's prices where none is set. */
-export function withDemoPrices(config: Config): Config {
+export function withDemoPrices(config: Settings): Settings {
   const priced = config.pricePerCredit !== undefined || config.pricePerSeat !== undefined;
   return priced ? config : { ...config, ...DEMO_PRICES, currency: config.currency ?? DEMO_PRICES.currency };
 }

@@ -18,10 +18,10 @@ import type {
   Destinations,
 } from '@orgreport/deliver';
 import type { ReportModel } from '@orgreport/metrics';
-import type { Config } from '../config/config.ts';
-import type { CommandContext } from '../context.ts';
+import type { RunContext } from '../context.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
+import type { Settings } from '../settings.ts';
 import { type DestinationPackages, destinationsWith } from './destination-packages.ts';
 
 export type { DestinationPackages };
@@ -51,7 +51,7 @@ export async function deliveryDocument(path: string): Promise<DeliveryDocument> 
 export async function reportMessage(
   model: ReportModel,
   files: readonly string[],
-  config: Pick<Config, 'templates'>,
+  config: Pick<Settings, 'templates'>,
 ): Promise<DeliveryMessage> {
   const { composeMessage } = await import('@orgreport/render/message');
   const documents = await Promise.all(files.map(deliveryDocument));
@@ -74,7 +74,7 @@ export async function reportMessage(
 
 /** Where the file ledger of a run's deliveries is: in the `file:DIR` of `--ledger`, beside the store, or in the output folder. */
 export function ledgerPath(
-  config: Pick<Config, 'store' | 'outDir' | 'ledger'>,
+  config: Pick<Settings, 'store' | 'outDir' | 'ledger'>,
   part?: { shard: number; of: number },
 ): string {
   const name = part ? `deliveries.part-${part.shard}-of-${part.of}.jsonl` : 'deliveries.jsonl';
@@ -86,7 +86,7 @@ export function ledgerPath(
  * The ledger shared by runs on many machines, when the run has one: `--ledger s3://...` or
  * `postgres://...`, or, with a store in object storage and no `--ledger`, the bucket's `_ledger/`.
  */
-export function sharedLedger(config: Pick<Config, 'ledger' | 'store'>): string | undefined {
+export function sharedLedger(config: Pick<Settings, 'ledger' | 'store'>): string | undefined {
   if (config.ledger) return /^(s3|postgres|postgresql):\/\//i.test(config.ledger) ? config.ledger : undefined;
   return config.store && /^s3:\/\//i.test(config.store)
     ? `${config.store.replace(/\/?$/, '/')}_ledger/`
@@ -99,8 +99,8 @@ export function sharedLedger(config: Pick<Config, 'ledger' | 'store'>): string |
  * part, every other part read with it).
  */
 export async function openRunLedger(
-  config: Config,
-  ctx: CommandContext,
+  config: Settings,
+  ctx: RunContext,
   shard?: { shard: number; of: number },
 ): Promise<DeliveryLedger> {
   const { openLedger, openSharedLedger } = await import('@orgreport/deliver');
@@ -130,8 +130,8 @@ export async function openRunLedger(
  * the first delivery).
  */
 export async function ledgerStatuses(
-  config: Config,
-  ctx: CommandContext,
+  config: Settings,
+  ctx: RunContext,
   keys: readonly string[],
 ): Promise<(key: string) => DeliveryStatus> {
   if (sharedLedger(config)) {
@@ -155,7 +155,7 @@ const LEDGER_FILE = /^deliveries(\.part-\d+-of-\d+)?\.jsonl$/;
  * Every ledger file beside the run's: the whole run's and each `--shard` split's part. A run counts
  * them all, so that what one split sent is not sent again by a run without shards or of another split.
  */
-export async function ledgerParts(config: Pick<Config, 'store' | 'outDir' | 'ledger'>): Promise<string[]> {
+export async function ledgerParts(config: Pick<Settings, 'store' | 'outDir' | 'ledger'>): Promise<string[]> {
   const folder = dirname(ledgerPath(config));
   try {
     return (await readdir(folder))
@@ -171,8 +171,8 @@ export async function ledgerParts(config: Pick<Config, 'store' | 'outDir' | 'led
 /** The destinations' settings: the configuration's SMTP server and sender, the environment for the others. */
 function destinationSettings(
   destinations: Destinations,
-  config: Config,
-  ctx: CommandContext,
+  config: Settings,
+  ctx: RunContext,
   targets: readonly string[],
 ): Record<string, string | undefined> {
   const settings: Record<string, string | undefined> = {};
@@ -219,8 +219,8 @@ export async function cliDestinations(packages?: DestinationPackages): Promise<D
  */
 export async function checkTargets(
   targets: readonly string[],
-  config: Config,
-  ctx: CommandContext,
+  config: Settings,
+  ctx: RunContext,
 ): Promise<void> {
   if (targets.length === 0 && !config.destinations?.length) return;
   const destinations = await cliDestinations({ names: config.destinations, cwd: ctx.io.cwd });
@@ -241,9 +241,9 @@ export async function checkTargets(
 
 /** What the delivery step needs beside the deliveries. */
 export interface SendOptions {
-  config: Config;
+  config: Settings;
   reporter: Reporter;
-  ctx: CommandContext;
+  ctx: RunContext;
   /** Send again what the ledger holds as sent: everyone, or these recipients. */
   resend?: 'all' | string[];
   /** The ledger part of a shard (`--shard K/N`). */

@@ -15,17 +15,17 @@ import type {
 import type { DocumentReader } from '@orgreport/render/documents';
 import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
 import { writeSnapshot } from '@orgreport/snapshot';
-import type { Config, ReportFormat } from '../config/config.ts';
-import type { CommandContext } from '../context.ts';
+import type { RunContext } from '../context.ts';
 import { normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { fileSlug } from '../output/slug.ts';
 import type { Reporter } from '../reporter.ts';
+import type { ReportFormat, Settings } from '../settings.ts';
 import { chromiumOf } from './checks.ts';
 import { writeReport } from './write-report.ts';
 
 export interface ProduceOptions {
-  config: Config;
+  config: Settings;
   reporter: Reporter;
   /** Also write the snapshot as `<out>/snapshot` (monthly does; render from a snapshot does not). */
   includeSnapshot: boolean;
@@ -47,7 +47,7 @@ export interface ProduceOptions {
   /** Who reads the documents (privacy); default: the organization report's named readers. */
   reader?: DocumentReader;
   /** The command's context, for delivery (its environment and secrets). */
-  ctx: CommandContext;
+  ctx: RunContext;
 }
 
 /** What a run produced. */
@@ -79,12 +79,12 @@ export function reportBaseName(
 }
 
 /** The targets a monthly run delivers to: the `--email` addresses and the `--deliver` targets. */
-export function reportTargets(config: Config): string[] {
+export function reportTargets(config: Settings): string[] {
   return [...new Set([...config.mailTo, ...config.deliver].map(normalTarget))];
 }
 
 /** The formats a run renders: the configured ones, plus what the delivery carries. */
-export function reportFormats(config: Config, attachXlsx = false): Set<ReportFormat> {
+export function reportFormats(config: Settings, attachXlsx = false): Set<ReportFormat> {
   const formats = new Set<ReportFormat>(config.formats);
   const mailing = reportTargets(config).length > 0;
   // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.
@@ -99,7 +99,7 @@ export function reportFormats(config: Config, attachXlsx = false): Set<ReportFor
  * is laid out on this thread, which loads its modules then). The caller closes it.
  */
 export function reportWarmup(
-  config: Config,
+  config: Settings,
   formats: ReadonlySet<ReportFormat>,
   sections: ReadonlyArray<ReportSection> | undefined,
 ): RenderWarmup {
@@ -126,7 +126,7 @@ export function loadReportModules(): void {
  * the store's history) and what the configuration says (the watch's budgets, where the definitions
  * are published), with the watch's month-end forecast for a partial month's budget.
  */
-export async function reportInputs(config: Config, inputs: SectionInputs = {}): Promise<SectionInputs> {
+export async function reportInputs(config: Settings, inputs: SectionInputs = {}): Promise<SectionInputs> {
   const budgets = config.watch?.budgets;
   const { forecastMonth } = await import('@orgreport/watch');
   return {
@@ -145,7 +145,7 @@ export async function reportInputs(config: Config, inputs: SectionInputs = {}): 
 
 /** The options of every report model of a run: the configured prices, sections and inputs. */
 export function modelOptions(
-  config: Config,
+  config: Settings,
   options: {
     generatedAt: string;
     sections?: ReadonlyArray<ReportSection>;
@@ -168,7 +168,7 @@ export function modelOptions(
 /** Computes the report model of a snapshot with the configured pricing. */
 export async function computeModel(
   snapshot: Snapshot,
-  config: Config,
+  config: Settings,
   reporter: Reporter,
   sections?: ReadonlyArray<ReportSection>,
   inputs?: SectionInputs,

@@ -13,8 +13,8 @@ import type {
   ResolvedScope,
   ScopeSpec,
 } from '@orgreport/metrics';
-import type { Config } from '../config/config.ts';
 import { UsageError } from '../errors.ts';
+import type { Settings } from '../settings.ts';
 
 /** The run's data as its reports read it. */
 export interface PreparedData {
@@ -30,7 +30,7 @@ export interface PreparedData {
 export async function prepareData(
   snapshot: Snapshot,
   directory: PeopleDirectory | undefined,
-  config: Pick<Config, 'pseudonymKey'>,
+  config: Pick<Settings, 'pseudonymKey'>,
 ): Promise<PreparedData> {
   const metrics = await import('@orgreport/metrics');
   // Everyone's identities are gathered when first asked for (a report for readers of everyone's
