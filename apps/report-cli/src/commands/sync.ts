@@ -5,12 +5,12 @@
  */
 import { type Clock, type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
 import { CliError, EXIT, messageOf, UsageError } from '@orgreport/pipeline/errors';
-import { jsonSummary } from '@orgreport/pipeline/report';
 import { configuredOrgId, organizationConfigs } from '@orgreport/pipeline/settings';
 import { demoUsersOf } from '@orgreport/pipeline/snapshot';
 import { checkBeforeSync, recordRun, type SyncRunOutcome, syncIntoStore } from '@orgreport/pipeline/store';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
+import { jsonSummary } from '../print/summary.ts';
 
 export interface SyncOptions extends ConfigFlags {
   since?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summary } from './checks.ts';
+import { summary } from './summary.ts';
 
 describe('summary', () => {
   it('lists the files, then each warning, then the count line', () => {
