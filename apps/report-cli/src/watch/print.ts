@@ -5,35 +5,9 @@
  * run too); and the forecast's backtest with `--backtest`.
  */
 
-import type { AlertPlan, WatchRoute } from '@orgreport/pipeline/watch';
-import type { Alert, Backtest, Forecast } from '@orgreport/watch';
+import type { AlertPlan, OrganizationWatch, WatchDelivery, WatchRoute } from '@orgreport/pipeline/watch';
+import type { Alert, Backtest } from '@orgreport/watch';
 import type { TextOut } from '../io.ts';
-
-/** One organization's watch. */
-export interface OrganizationWatch {
-  orgId: string;
-  name: string;
-  lastDay: string | null;
-  alerts: Alert[];
-  forecast: Forecast | null;
-  notes: string[];
-}
-
-/** What a run's delivery did, read from the ledger before and after it. */
-export interface WatchDelivery {
-  /** Deliveries planned (alert and target). */
-  deliveries: number;
-  /** Sent by this run. */
-  sent: number;
-  /** Found delivered by an earlier run. */
-  alreadyDelivered: number;
-  /** Found unknown (a run stopped while sending them), sent again or left as `--unknown` says. */
-  unknown: number;
-  /** The targets (as printed) of deliveries not known to have arrived. */
-  failed: string[];
-  /** The ledger. */
-  ledger: string;
-}
 
 /** What the watch did with its alerts, for printing. */
 export interface WatchPrinting {

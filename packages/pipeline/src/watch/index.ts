@@ -5,3 +5,4 @@ export * from './outbox.ts';
 export * from './routes.ts';
 export * from './state.ts';
 export * from './watch-settings.ts';
+export * from './watch-store.ts';
