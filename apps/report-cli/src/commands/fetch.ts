@@ -1,9 +1,6 @@
 /** `orgreport fetch`: a month's snapshot only, written atomically to `<out>/snapshot` or `--snapshot DIR`. */
-import { basename, dirname, resolve } from 'node:path';
-import { OutputSet } from '@orgreport/pipeline/output';
-import { formatBytes } from '@orgreport/pipeline/reporter';
-import { type AcquireFlags, acquireSnapshot } from '@orgreport/pipeline/snapshot';
-import { writeSnapshot } from '@orgreport/snapshot';
+import { resolve } from 'node:path';
+import { type AcquireFlags, fetchMonthSnapshot } from '@orgreport/pipeline/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
 import { jsonSummary } from '../print/summary.ts';
@@ -22,41 +19,32 @@ export async function fetch(options: FetchOptions, ctx: CommandContext): Promise
   const target = options.snapshot
     ? resolve(ctx.io.cwd, options.snapshot)
     : resolve(config.outDir, 'snapshot');
-  const snapshot = await acquireSnapshot(options, config, reporter, ctx);
-  const outputs = await new OutputSet(dirname(target)).open();
-  try {
-    await writeSnapshot(await outputs.directory(basename(target)), snapshot);
-    const [written] = await outputs.commit();
-    reporter.info(`snapshot: ${written!.path} (${formatBytes(written!.bytes)})`);
-    if (options.json) {
-      const m = snapshot.manifest;
-      ctx.io.stdout.write(
-        jsonSummary(
-          {
-            command: 'fetch',
-            organization: m.organization,
-            period: {
-              month: m.period.month,
-              start: m.period.start,
-              end: m.period.end,
-              partial: m.period.partial,
-            },
-            outputs: [{ kind: 'snapshot', path: written!.path, bytes: written!.bytes }],
-            // The fetch stage's own findings: rows it excluded or flagged.
-            dataQuality: (m.rowChecks ?? []).map((c) => ({
-              kind: `rows_${c.rule.replace('-', '_')}`,
-              message: `${c.rows} ${c.dataset} rows: ${c.rule}, ${c.action}`,
-              count: c.rows,
-            })),
-            mailedTo: [],
-            warnings: [],
+  const { snapshot, written } = await fetchMonthSnapshot(config, options, target, ctx, reporter);
+  if (options.json) {
+    const m = snapshot.manifest;
+    ctx.io.stdout.write(
+      jsonSummary(
+        {
+          command: 'fetch',
+          organization: m.organization,
+          period: {
+            month: m.period.month,
+            start: m.period.start,
+            end: m.period.end,
+            partial: m.period.partial,
           },
-          started,
-        ),
-      );
-    }
-  } catch (error) {
-    await outputs.abort();
-    throw error;
+          outputs: [{ kind: 'snapshot', path: written.path, bytes: written.bytes }],
+          // The fetch stage's own findings: rows it excluded or flagged.
+          dataQuality: (m.rowChecks ?? []).map((c) => ({
+            kind: `rows_${c.rule.replace('-', '_')}`,
+            message: `${c.rows} ${c.dataset} rows: ${c.rule}, ${c.action}`,
+            count: c.rows,
+          })),
+          mailedTo: [],
+          warnings: [],
+        },
+        started,
+      ),
+    );
   }
 }
