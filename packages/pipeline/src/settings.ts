@@ -3,7 +3,10 @@
  * from its flags, the environment and the config file (`apps/report-cli/src/config`); a program
  * calling the pipeline builds them itself (see {@link settingsFor}).
  */
-import type { Clock, IsoDate } from '@orgreport/api-core/dates';
+
+import { resolve } from 'node:path';
+import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
+import { DEFAULT_MIN_GROUP_SIZE } from '@orgreport/metrics/defaults';
 import type { Plan } from './distribute/plan-schema.ts';
 import { AuthError, UsageError } from './errors.ts';
 import type { WatchConfig } from './watch/watch-settings.ts';
@@ -195,4 +198,39 @@ export function requireConnection(config: Settings): { apiKey: string; baseUrl: 
     );
   }
   return { apiKey: config.apiKey, baseUrl: config.baseUrl, appUrl: config.appUrl ?? config.baseUrl };
+}
+
+/**
+ * Settings for a program that calls the pipeline: what it gives, and for the rest the defaults the
+ * CLI has with no flag, variable or config file (reports in `./reports`, every format, the minimum
+ * group size, files readable by their owner). `today` fixes the run's day (its clock then stands at
+ * the day's start, as `--today` does); without it, the clock is the real one.
+ *
+ * @example
+ * const settings = settingsFor({ outDir: '/tmp/reports', today: '2026-11-22' });
+ */
+export function settingsFor(
+  given: Partial<Omit<Settings, 'today' | 'now'>> & { today?: IsoDate } = {},
+): Settings {
+  const { today: day, ...rest } = given;
+  if (day !== undefined && !isIsoDate(day)) {
+    throw new UsageError(`today: expected a real calendar day as YYYY-MM-DD (got ${JSON.stringify(day)})`);
+  }
+  const now: Clock = day ? () => new Date(`${day}T00:00:00.000Z`) : () => new Date();
+  return {
+    mailTo: [],
+    logLevel: 'info',
+    outDir: resolve('reports'),
+    formats: [...REPORT_FORMATS],
+    requestLimits: { redirectOrigins: [] },
+    chromium: undefined,
+    organizations: [],
+    minGroupSize: DEFAULT_MIN_GROUP_SIZE,
+    fileAccess: 'owner',
+    deliver: [],
+    unknownDeliveries: 'resend',
+    ...rest,
+    today: day ?? utcDay(now()),
+    now,
+  };
 }
