@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { UsageError } from '@orgreport/pipeline/errors';
 import { writeLimitsTemplateFile } from '@orgreport/pipeline/limits';
 import type { AcquireFlags } from '@orgreport/pipeline/snapshot';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
 
 export interface LimitsTemplateOptions extends ConfigFlags, AcquireFlags {
   out: string;

@@ -1,9 +1,9 @@
 /** `orgreport fetch`: a month's snapshot only, written atomically to `<out>/snapshot` or `--snapshot DIR`. */
 import { resolve } from 'node:path';
 import { type AcquireFlags, fetchMonthSnapshot } from '@orgreport/pipeline/snapshot';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { jsonSummary } from '../print/summary.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
+import { jsonSummary } from '../../print/summary.ts';
 
 export interface FetchOptions extends ConfigFlags, AcquireFlags {
   /** Snapshot directory to write (default `<out>/snapshot`). */

@@ -5,8 +5,8 @@
  * the file were invalid, 0 when nothing failed.
  */
 import { applyLimitsFile } from '@orgreport/pipeline/limits';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
 
 export interface LimitsApplyOptions extends ConfigFlags {
   /** The store that records the limits set (or ORGREPORT_STORE / config `store`). */

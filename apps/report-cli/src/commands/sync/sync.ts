@@ -7,9 +7,9 @@ import { type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgrepor
 import { UsageError } from '@orgreport/pipeline/errors';
 import { demoUsersOf } from '@orgreport/pipeline/snapshot';
 import { rebuildStoreDatasets, storeOf, syncOrganizations } from '@orgreport/pipeline/store';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { jsonSummary } from '../print/summary.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
+import { jsonSummary } from '../../print/summary.ts';
 
 export interface SyncOptions extends ConfigFlags {
   since?: string;
