@@ -166,24 +166,27 @@ export class Engine {
   /**
    * The result of `sql` as one array per column, keyed by column name. Numbers and booleans are
    * read straight off DuckDB's vectors (see vectors.ts); other types go through the converter.
+   * The result is streamed, chunk by chunk: a materialized one is a second copy of every row in
+   * the engine while the columns are built (at 100k users' two months, 2M user-day rows, the
+   * read's peak RSS was 1.7 GB with it). `rows`, when the caller knows the count, sizes the
+   * columns once (grown chunk by chunk, each would hold up to half as much again unused).
    */
-  async columns(sql: string): Promise<Record<string, unknown[]>> {
-    const result = await this.connection.run(sql);
+  async columns(sql: string, rows?: number): Promise<Record<string, unknown[]>> {
+    const result = await this.connection.stream(sql);
     const names = result.columnNames();
     if (!result.columnTypes().every((t) => DIRECT_TYPES.has(t.typeId))) {
       const reader = new DuckDBResultReader(result);
       await reader.readAll();
       return reader.getColumnsObjectJS() as Record<string, unknown[]>;
     }
-    // The result is materialized: its chunks are read synchronously, with no round trip each.
-    const out: unknown[][] = names.map(() => new Array(result.rowCount));
+    const out: unknown[][] = names.map(() => (rows === undefined ? [] : new Array(rows)));
     let offset = 0;
-    for (let k = 0; k < result.chunkCount; k++) {
-      const chunk = result.getChunk(k);
-      const rows = chunk.rowCount;
-      for (let c = 0; c < names.length; c++) copyItems(chunk.getColumnVector(c), out[c]!, offset, rows);
-      offset += rows;
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const count = chunk.rowCount;
+      for (let c = 0; c < names.length; c++) copyItems(chunk.getColumnVector(c), out[c]!, offset, count);
+      offset += count;
     }
+    if (rows !== undefined && offset !== rows) throw new Error(`expected ${rows} rows, read ${offset}`);
     return Object.fromEntries(names.map((n, c) => [n, out[c]!]));
   }
 
@@ -221,8 +224,10 @@ export class Engine {
       return readExpression(c);
     };
     // `order` names columns, which here are codes and day numbers: they sort as their values do.
+    const [counted] = await this.rows(`SELECT count(*) AS n FROM ${from}`);
     const out = await this.columns(
       `SELECT ${columns.map(expression).join(', ')} FROM ${from} ORDER BY ${order}`,
+      Number(counted?.n ?? 0),
     );
     for (const c of columns.filter((c) => c.type === 'DATE')) out[c.name] = isoDays(out[c.name]);
     if (coded.length === 0) return out;
