@@ -181,7 +181,11 @@ export class Engine {
     }
     const out: unknown[][] = names.map(() => (rows === undefined ? [] : new Array(rows)));
     let offset = 0;
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    for (
+      let chunk = await result.fetchChunk();
+      chunk && chunk.rowCount > 0;
+      chunk = await result.fetchChunk()
+    ) {
       const count = chunk.rowCount;
       for (let c = 0; c < names.length; c++) copyItems(chunk.getColumnVector(c), out[c]!, offset, count);
       offset += count;
