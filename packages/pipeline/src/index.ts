@@ -7,6 +7,8 @@
  *
  * The subpaths hold the same functions by stage, so that a program loads only what it calls:
  * `/report`, `/distribute`, `/watch`, `/store`, `/snapshot`, `/limits`, `/deliver`, `/hook`.
+ *
+ * @module @orgreport/pipeline
  */
 export { type RunContext, type RunIo, runContext, type StopCleanupKind } from './context.ts';
 export {
@@ -26,13 +28,21 @@ export { type RenderRequest, renderSnapshotReport } from './report/render-snapsh
 export { type RollupRequest, rollupReport } from './report/rollup.ts';
 export { formatBytes, Reporter, type StageProgress, type TextOut } from './reporter.ts';
 export {
+  type ConnectionSettings,
+  DEFAULT_CLI_MAX_RETRIES,
+  type DeliverySettings,
   LOG_LEVELS,
   type LogLevel,
   type OrganizationConfig,
+  type PlanSettings,
   REPORT_FORMATS,
+  type ReaderSettings,
   type ReportFormat,
+  type ReportSettings,
   type RequestLimits,
+  type RunSettings,
   type Settings,
+  type SourceSettings,
   settingsFor,
 } from './settings.ts';
 export type { AcquireFlags } from './snapshot/acquire.ts';

@@ -8,7 +8,7 @@ import type { IsoDate, IsoMonth } from '@orgreport/api-core';
 import type { RunContext } from '../context.ts';
 import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
-import { configuredOrgId, organizationConfigs, type Settings } from '../settings.ts';
+import { configuredOrgId, organizationConfigs, type Settings, type SourceSettings } from '../settings.ts';
 import { checkBeforeSync, recordRun, type SyncRunOutcome } from './sync-runs.ts';
 import { type SyncOutcome, syncIntoStore } from './sync-store.ts';
 
@@ -27,7 +27,7 @@ export interface StoreSyncRequest {
 }
 
 /** The store the settings name; an input error without one. */
-export function storeOf(config: Settings): string {
+export function storeOf(config: SourceSettings): string {
   if (!config.store) {
     throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
   }
