@@ -29,6 +29,7 @@ const PACKAGES = [
   'packages/watch',
   'templates',
   'packages/render',
+  'packages/pipeline',
   'apps/report-cli',
   // Another team's section and another team's destination, each published as its own package.
   'examples/section-weekday',

@@ -4,9 +4,9 @@
  */
 import { constants as osConstants } from 'node:os';
 import { scrubText } from '@orgreport/api-core/redact';
+import { EXIT, exitCodeOf, messageOf } from '@orgreport/pipeline/errors';
 import { CommanderError } from 'commander';
 import type { CommandContext, StopCleanupKind } from './context.ts';
-import { EXIT, exitCodeOf, messageOf } from './errors.ts';
 import { type CliIo, processIo, type TextOut } from './io.ts';
 import { createProgram } from './program.ts';
 

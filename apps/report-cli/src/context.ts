@@ -1,25 +1,20 @@
-/** What every command receives: the injected I/O and the secrets to scrub from anything shown. */
+/** What every command receives (the injected I/O and the secrets to scrub), and its set-up. */
 import { S3_SECRET_SETTINGS, s3Settings } from '@orgreport/object-store/settings';
+import type { RunContext } from '@orgreport/pipeline/context';
+import { Reporter } from '@orgreport/pipeline/reporter';
 import { configureObjectStorage } from '@orgreport/store/object-storage';
 import { type Config, type ConfigFlags, resolveConfig } from './config/config.ts';
 import type { CliIo } from './io.ts';
-import { Reporter } from './reporter.ts';
 
-export interface CommandContext {
+/**
+ * The pipeline's run context with the process's whole I/O: `run()` scrubs what is printed with
+ * `secrets`, and a stop signal runs what `onStop` registered, then ends the process.
+ */
+export interface CommandContext extends RunContext {
   io: CliIo;
-  /** Values that must never be printed (the API key); `run()` scrubs error messages with them. */
-  secrets: Set<string>;
-  /**
-   * Registers what to undo if a signal stops the run; the returned function unregisters it once
-   * done. From the first registration on, a stop signal runs every `work` cleanup (deliveries to
-   * wind down, a browser to close; the last registered first), then every `leftovers` one
-   * (temporary files), then ends the process.
-   */
-  onStop(cleanup: () => Promise<unknown>, what?: StopCleanupKind): () => void;
 }
 
-/** A cleanup that stops work under way, or one that removes what stopped work left behind. */
-export type StopCleanupKind = 'work' | 'leftovers';
+export type { StopCleanupKind } from '@orgreport/pipeline/context';
 
 /** Resolves the configuration of a command and the reporter that logs for it. */
 export function setUp(flags: ConfigFlags, ctx: CommandContext): { config: Config; reporter: Reporter } {

@@ -1,6 +1,8 @@
 /**
  * `@orgreport/cli`: the `orgreport` command (see {@link run}). The snapshot stage lives in `@orgreport/snapshot`.
  */
+
+export { AuthError, CliError, EXIT, type ExitCode, UsageError } from '@orgreport/pipeline/errors';
 export { run } from './cli.ts';
 export {
   type Config,
@@ -9,6 +11,5 @@ export {
   type ReportFormat,
   resolveConfig,
 } from './config/config.ts';
-export { AuthError, CliError, EXIT, type ExitCode, UsageError } from './errors.ts';
 export type { CliIo, TextOut } from './io.ts';
 export { createProgram } from './program.ts';

@@ -4,12 +4,9 @@
  */
 import type { Readable } from 'node:stream';
 
-/** A writable text stream; `isTTY` decides between live progress and plain lines. */
-export interface TextOut {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  columns?: number;
-}
+import type { TextOut } from '@orgreport/pipeline/reporter';
+
+export type { TextOut };
 
 export interface CliIo {
   stdout: TextOut;

@@ -3,11 +3,12 @@
  * runs (so `orgreport --help` and `orgreport hook record` never load Puppeteer, ExcelJS or Fastify).
  * Each command module exports an options interface and one async function.
  */
+
+import { EXIT, type ExitCode } from '@orgreport/pipeline/errors';
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { environmentVariables } from './config/settings.ts';
 import type { CommandContext } from './context.ts';
-import { EXIT, type ExitCode } from './errors.ts';
 import { COMMON, CONNECTION, RENDERING, withFlags } from './options.ts';
 
 export const EXIT_CODES_HELP = `

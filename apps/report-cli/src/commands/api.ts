@@ -4,12 +4,12 @@
  */
 import { resolve } from 'node:path';
 import type { OrgClient } from '@orgreport/api-core';
+import { connect } from '@orgreport/pipeline/connect';
+import { CliError, UsageError } from '@orgreport/pipeline/errors';
+import { positiveInteger } from '@orgreport/pipeline/input';
+import { readLimitsFile } from '@orgreport/pipeline/limits';
 import type { ConfigFlags } from '../config/config.ts';
-import { connect } from '../connect.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { CliError, UsageError } from '../errors.ts';
-import { positiveInteger } from '../flags.ts';
-import { readLimitsFile } from '../limits/read.ts';
 
 export interface ApiOptions extends ConfigFlags {
   startDate?: string;

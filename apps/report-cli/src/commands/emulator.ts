@@ -6,11 +6,11 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { isIsoDate, utcDay } from '@orgreport/api-core';
 import { FAULT_KINDS, type FaultKind, type FaultOptions, type Plant } from '@orgreport/emulator';
-import { startEmulator } from '../connect.ts';
+import { startEmulator } from '@orgreport/pipeline/connect';
+import { UsageError } from '@orgreport/pipeline/errors';
+import { nonNegativeNumber, positiveInteger } from '@orgreport/pipeline/input';
+import { OutputSet } from '@orgreport/pipeline/output';
 import type { CommandContext } from '../context.ts';
-import { UsageError } from '../errors.ts';
-import { nonNegativeNumber, positiveInteger } from '../flags.ts';
-import { OutputSet } from '../output/atomic.ts';
 
 export interface EmulatorCommandOptions {
   port?: string;

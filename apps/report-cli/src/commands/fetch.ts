@@ -1,12 +1,12 @@
 /** `orgreport fetch`: a month's snapshot only, written atomically to `<out>/snapshot` or `--snapshot DIR`. */
 import { basename, dirname, resolve } from 'node:path';
+import { OutputSet } from '@orgreport/pipeline/output';
+import { formatBytes } from '@orgreport/pipeline/reporter';
+import { type AcquireFlags, acquireSnapshot } from '@orgreport/pipeline/snapshot';
 import { writeSnapshot } from '@orgreport/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { OutputSet } from '../output/atomic.ts';
-import { jsonSummary } from '../report/checks.ts';
-import { formatBytes } from '../reporter.ts';
-import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
+import { jsonSummary } from '../print/summary.ts';
 
 export interface FetchOptions extends ConfigFlags, AcquireFlags {
   /** Snapshot directory to write (default `<out>/snapshot`). */

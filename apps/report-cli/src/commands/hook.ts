@@ -1,8 +1,5 @@
 /** `orgreport hook record` and `orgreport hook config`. */
 import { MAX_HOOK_INPUT_BYTES } from '@orgreport/api-core/hook-events';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { positiveInteger } from '../flags.ts';
 import {
   appendHookEvent,
   HookInputError,
@@ -10,7 +7,10 @@ import {
   parseHookEventText,
   readInput,
   shellQuote,
-} from '../hook/record.ts';
+} from '@orgreport/pipeline/hook';
+import { positiveInteger } from '@orgreport/pipeline/input';
+import type { ConfigFlags } from '../config/config.ts';
+import { type CommandContext, setUp } from '../context.ts';
 
 export interface HookRecordOptions extends Pick<ConfigFlags, 'config' | 'hookLog' | 'quiet' | 'verbose'> {
   /** Milliseconds to wait for the end of stdin. */

@@ -10,13 +10,13 @@
  */
 import { resolve } from 'node:path';
 import { type CreditLimitUpdated, type OrgClient, yesterdayUtc } from '@orgreport/api-core';
-import { type Config, type ConfigFlags, configuredOrgId } from '../config/config.ts';
-import { connect } from '../connect.ts';
+import { connect } from '@orgreport/pipeline/connect';
+import { CliError, exitCodeOf, messageOf, UsageError } from '@orgreport/pipeline/errors';
+import type { LimitRowError } from '@orgreport/pipeline/limits';
+import { readLimitsFile, sendInBatches } from '@orgreport/pipeline/limits';
+import { configuredOrgId } from '@orgreport/pipeline/settings';
+import type { Config, ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { CliError, exitCodeOf, messageOf, UsageError } from '../errors.ts';
-import type { LimitRowError } from '../limits/parse.ts';
-import { readLimitsFile } from '../limits/read.ts';
-import { sendInBatches } from '../limits/send.ts';
 
 export interface LimitsApplyOptions extends ConfigFlags {
   /** The store that records the limits set (or ORGREPORT_STORE / config `store`). */

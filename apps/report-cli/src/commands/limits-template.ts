@@ -3,11 +3,11 @@
  * with the month's credits and an empty limit column, for finance to fill and `limits apply` to read.
  */
 import { basename, dirname, resolve } from 'node:path';
+import { UsageError } from '@orgreport/pipeline/errors';
+import { OutputSet } from '@orgreport/pipeline/output';
+import { type AcquireFlags, acquireSnapshot } from '@orgreport/pipeline/snapshot';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { UsageError } from '../errors.ts';
-import { OutputSet } from '../output/atomic.ts';
-import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
 
 export interface LimitsTemplateOptions extends ConfigFlags, AcquireFlags {
   out: string;

@@ -1,182 +1,19 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
-
-import { join } from 'node:path';
-import type { MonthPeriod } from '@orgreport/api-core';
-import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
-import { type Config, type ConfigFlags, organizationConfigs } from '../config/config.ts';
+import { type MonthlyRequest, produceMonthlyReports } from '@orgreport/pipeline/report';
+import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { checkTargets } from '../deliver/send-reports.ts';
-import { demoDirectory, withDemoPrices } from '../demo.ts';
-import { loadDirectory } from '../directory/read.ts';
-import { CliError, EXIT, UsageError } from '../errors.ts';
-import { checkChromium, checkDelivery, checkTemplates, reportSummary, summary } from '../report/checks.ts';
-import { daysOfReport, directoryIndex, identityOf, prepareData, scopeOfRun } from '../report/prepare.ts';
-import {
-  computeModel,
-  fileSlug,
-  loadReportModules,
-  type ProduceResult,
-  produceReport,
-  reportFormats,
-  reportTargets,
-  reportWarmup,
-} from '../report/produce.ts';
-import { loadSections } from '../report/sections.ts';
-import type { Reporter } from '../reporter.ts';
-import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
+import { printReportResult } from '../print/summary.ts';
 
-export interface MonthlyOptions extends ConfigFlags, AcquireFlags {
-  attachXlsx?: boolean;
-  /** Every organization of the config file, each in its own folder under `--out`. */
-  allOrgs?: boolean;
+export interface MonthlyOptions extends ConfigFlags, MonthlyRequest {
   /** Print one JSON summary on stdout instead of the text summary. */
   json?: boolean;
-}
-
-/** One organization's report, from fetch (or the store) to delivery. */
-async function monthlyOf(
-  config: Config,
-  options: MonthlyOptions,
-  reporter: Reporter,
-  ctx: CommandContext,
-  sections: ReadonlyArray<ReportSection> | undefined,
-  directory: PeopleDirectory | undefined,
-): Promise<ProduceResult> {
-  const formats = reportFormats(config, options.attachXlsx);
-  // Chromium starts and the render thread loads the page's modules and ExcelJS while the month is
-  // fetched or read.
-  const warmup = reportWarmup(config, formats, sections);
-  const unregister = ctx.onStop(() => warmup.close());
-  loadReportModules();
-  try {
-    const fetched = await acquireSnapshot(options, config, reporter, ctx);
-    // The store's months for the trend are read (by DuckDB, on its threads) while the data is prepared.
-    const trend = config.store
-      ? import('../store/read-month.ts').then((m) =>
-          m.historyFromStore(config.store!, fetched, reportPeriod(options, config), reporter),
-        )
-      : undefined;
-    trend?.catch(() => {}); // a failure is the run's where it is awaited, below
-    const data = await prepareData(fetched, directory, config);
-    const history = await trend;
-    const inputs =
-      history || data.directory
-        ? { ...history, ...(data.directory && { directory: data.directory }) }
-        : undefined;
-    const spec = config.scope ? await parseScopeFlag(config.scope) : undefined;
-    const scoped = spec && spec.kind !== 'org';
-    // A scope is compared with the organization: its model is computed first, from the same data.
-    const scope = scoped
-      ? {
-          scope: await scopeOfRun(
-            await directoryIndex(data.directory, data.snapshot.manifest.fetchedRange),
-            spec,
-            config.minGroupSize,
-            (email) => identityOf(data, email),
-          ),
-          organization: await computeModel(data.snapshot, config, reporter, sections, inputs),
-        }
-      : undefined;
-    const readers = reportTargets(config).filter((t) => t.includes('@') && !t.includes(':'));
-    const personRows = config.personRows ?? (scoped ? 'scope' : 'all');
-    return await produceReport(data.snapshot, {
-      config,
-      reporter,
-      ctx,
-      // From a store, the store keeps the month (and the raw responses): no snapshot folder beside it.
-      includeSnapshot: !config.store,
-      formats,
-      attachXlsx: options.attachXlsx,
-      ...(sections && { sections }),
-      ...(inputs && { inputs }),
-      ...(scope && { scope }),
-      reader: {
-        policy: {
-          minGroupSize: config.minGroupSize,
-          personRows,
-          pseudonymized: data.pseudonymizer !== undefined,
-        },
-        // Who may be withheld: nobody from a reader of everyone's rows, so the organization's
-        // identities (about 60 ms to gather at 10k users) are gathered for the other readers only.
-        people: personRows === 'all' ? [] : data.people,
-        reader: readers.map((r) => identityOf(data, r)),
-      },
-      warmup,
-    });
-  } finally {
-    unregister();
-    await warmup.close();
-  }
-}
-
-/** A scope of `--scope` resolved against the directory as written, before anything is fetched. */
-async function checkScope(
-  config: Config,
-  directory: PeopleDirectory | undefined,
-  period: MonthPeriod,
-): Promise<void> {
-  const spec = await parseScopeFlag(config.scope!);
-  if (spec.kind === 'org') return;
-  await scopeOfRun(await directoryIndex(directory, await daysOfReport(period)), spec, config.minGroupSize);
-}
-
-/** `--scope` read, an input error naming the forms when it is none of them. */
-async function parseScopeFlag(text: string): Promise<ScopeSpec> {
-  const { parseScope } = await import('@orgreport/metrics');
-  try {
-    return parseScope(text);
-  } catch (error) {
-    throw new UsageError(`--scope: ${(error as Error).message}`, { cause: error });
-  }
 }
 
 /** Produces the monthly report of `--month` (default the last complete month) in `--out`. */
 export async function monthly(options: MonthlyOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
-  const { config: configured, reporter } = setUp(options, ctx);
-  // The demo organization comes with its prices (and its directory, below) unless others are set.
-  const config = options.demo ? withDemoPrices(configured) : configured;
-  reportPeriod(options, config); // a bad month fails before anything starts
-  if (config.scope) await parseScopeFlag(config.scope);
-  checkDelivery(config);
-  await checkTargets(reportTargets(config), config, ctx);
-  checkChromium(config, reportFormats(config, options.attachXlsx));
-  await checkTemplates(config); // a broken template fails before anything is fetched
-  const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section
-  const directory =
-    (await loadDirectory(config.directory)) ?? // and a directory with a bad row
-    (options.demo ? await demoDirectory(demoUsersOf(options) ?? 200, config.today) : undefined);
-  if (options.demo && (options.allOrgs || config.org)) {
-    throw new UsageError('--demo reports on the demo organization: leave out --org and --all-orgs');
-  }
-  // So does a scope the directory does not know, or one too small for a report.
-  if (config.scope) await checkScope(config, directory, reportPeriod(options, config));
-  const targets = options.demo ? [config] : organizationConfigs(config, options.allOrgs);
-  const failed: string[] = [];
-  for (const target of targets) {
-    // Several organizations: each report (and its snapshot) in a folder of its own under --out.
-    const run =
-      targets.length > 1
-        ? { ...target, outDir: join(config.outDir, fileSlug(target.organizationName ?? 'organization')) }
-        : target;
-    try {
-      const result = await monthlyOf(run, options, reporter, ctx, sections, directory);
-      if (options.json) ctx.io.stdout.write(reportSummary('monthly', result, started));
-      else if (reporter.enabled('info'))
-        ctx.io.stdout.write(
-          summary(result.files, started, result.mailedTo, result.warnings, result.alreadyDelivered),
-        );
-    } catch (error) {
-      // One organization failing does not stop the others' reports; the run still fails at the end.
-      if (targets.length === 1) throw error;
-      failed.push(target.organizationName ?? 'organization');
-      reporter.error(`${target.organizationName}: ${(error as Error).message}`);
-    }
-  }
-  if (failed.length > 0) {
-    throw new CliError(
-      `${failed.length} of ${targets.length} organizations have no report (${failed.join(', ')}); the others are written`,
-      EXIT.failure,
-    );
-  }
+  const { config, reporter } = setUp(options, ctx);
+  await produceMonthlyReports(config, options, ctx, reporter, (result) =>
+    printReportResult('monthly', result, { json: options.json, started, ctx, reporter }),
+  );
 }

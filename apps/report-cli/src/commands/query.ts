@@ -1,8 +1,9 @@
 /** `orgreport query`: SQL over a store's datasets, printed as a table, CSV or JSON lines. */
+
+import { UsageError } from '@orgreport/pipeline/errors';
+import { positiveInteger } from '@orgreport/pipeline/input';
 import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { UsageError } from '../errors.ts';
-import { positiveInteger } from '../flags.ts';
 
 export const QUERY_FORMATS = ['table', 'csv', 'json'] as const;
 type QueryFormat = (typeof QUERY_FORMATS)[number];

@@ -4,13 +4,13 @@
  * (`_sync/`), failed or not; `--rebuild` fetches nothing and is not a run of the record.
  */
 import { type Clock, type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
-import { type ConfigFlags, configuredOrgId, organizationConfigs } from '../config/config.ts';
+import { CliError, EXIT, messageOf, UsageError } from '@orgreport/pipeline/errors';
+import { configuredOrgId, organizationConfigs } from '@orgreport/pipeline/settings';
+import { demoUsersOf } from '@orgreport/pipeline/snapshot';
+import { checkBeforeSync, recordRun, type SyncRunOutcome, syncIntoStore } from '@orgreport/pipeline/store';
+import type { ConfigFlags } from '../config/config.ts';
 import { type CommandContext, setUp } from '../context.ts';
-import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
-import { jsonSummary } from '../report/checks.ts';
-import { demoUsersOf } from '../snapshot/acquire.ts';
-import { checkBeforeSync, recordRun, type SyncRunOutcome } from '../store/sync-runs.ts';
-import { syncIntoStore } from '../store/sync-store.ts';
+import { jsonSummary } from '../print/summary.ts';
 
 export interface SyncOptions extends ConfigFlags {
   since?: string;

@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumOf } from '@orgreport/pipeline/report';
+import { requireConnection } from '@orgreport/pipeline/settings';
 import { defaultChromium } from '@orgreport/render/chromium';
 import { describe, expect, it } from 'vitest';
-import { chromiumOf } from '../report/checks.ts';
-import { configFileSchema, configJsonSchema, requireConnection, resolveConfig } from './config.ts';
+import { configFileSchema, configJsonSchema, resolveConfig } from './config.ts';
 
 const now = () => new Date('2026-11-22T15:30:00Z');
 

@@ -9,9 +9,17 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
 import { DEFAULT_MIN_GROUP_SIZE } from '@orgreport/metrics/defaults';
+import { UsageError } from '@orgreport/pipeline/errors';
+import {
+  DEFAULT_CLI_MAX_RETRIES,
+  LOG_LEVELS,
+  type LogLevel,
+  type OrganizationConfig,
+  REPORT_FORMATS,
+  type ReportFormat,
+  type Settings,
+} from '@orgreport/pipeline/settings';
 import { z } from 'zod';
-import type { Plan } from '../distribute/plan-schema.ts';
-import { AuthError, UsageError } from '../errors.ts';
 import {
   CONFIG_SETTING,
   configFileSchema,
@@ -22,7 +30,6 @@ import {
   flagName,
   flagProperty,
   formats,
-  LOG_LEVELS,
   MAX_RETRIES_LIMIT,
   mebibytes,
   minutes,
@@ -30,8 +37,6 @@ import {
   origin,
   packageList,
   price,
-  REPORT_FORMATS,
-  type ReportFormat,
   retries,
   SETTINGS,
   type SettingKey,
@@ -41,114 +46,10 @@ import {
   url,
   wholeCount,
 } from './settings.ts';
-import type { WatchConfig } from './watch-settings.ts';
 
-export { LOG_LEVELS, REPORT_FORMATS, type ReportFormat };
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** Resolved settings of one run. */
-export interface Config {
-  apiKey?: string;
-  baseUrl?: string;
-  appUrl?: string;
-  smtpUrl?: string;
-  /** The sender; undefined when neither set nor the SMTP user's address (then mailing is refused). */
-  mailFrom?: string;
-  /** Report recipients (`--email`). */
-  mailTo: string[];
-  logLevel: LogLevel;
-  /** JSON-lines file of recorded hook events. */
-  hookLog?: string;
-  outDir: string;
-  formats: ReportFormat[];
-  /** A template directory that overrides the built-in templates file by file. */
-  templates?: string;
-  /** The report's sections in order: built-in ids and package names; undefined: the built-in ones. */
-  sections?: string[];
-  /** The Parquet store folder (`--store`); undefined: months are fetched afresh. */
-  store?: string;
-  /** Display name of the organization (defaults to its id). */
-  organizationName?: string;
-  /** The people directory file (`--directory`); undefined: no teams or chargeback. */
-  directory?: string;
-  /** Where the full definitions are published (`--definitions-url`): the short report links there. */
-  definitionsUrl?: string;
-  pricePerCredit?: number;
-  /** Price of one seat for the month (the chargeback's seat cost). */
-  pricePerSeat?: number;
-  currency?: string;
-  /** Retries of a failed idempotent request (0..10); undefined: {@link DEFAULT_CLI_MAX_RETRIES}. */
-  maxRetries?: number;
-  /** Bounds of every request and list (undefined members: the client's defaults). */
-  requestLimits: RequestLimits;
-  /** Time limit of the whole fetch (every request and retry), in ms; undefined: none. */
-  deadlineMs?: number;
-  /**
-   * The Chromium (or Chrome) binary that prints the PDF; undefined: the renderer's default (see
-   * `chromiumOf` in report/checks.ts), resolved where a PDF is made so that no other command loads it.
-   */
-  chromium: string | undefined;
-  /** The day the run considers today (UTC): `--today` or the clock's. */
-  today: IsoDate;
-  /** The clock every stage receives. */
-  now: Clock;
-  /** The config file that was read, if any. */
-  configFile?: string;
-  /** The config file's `organizations`, their keys read from their variables. */
-  organizations: OrganizationConfig[];
-  /** The scope of the report (`--scope`); undefined: the organization. */
-  scope?: string;
-  /** No report for a scope, and no figures for a group, of fewer people. */
-  minGroupSize: number;
-  /** Whose per-person rows the readers see; undefined: all for the organization report, scope for a scoped one. */
-  personRows?: 'all' | 'scope' | 'none';
-  /** The pseudonyms' key when `--pseudonymize` is on; undefined: real identities. */
-  pseudonymKey?: string;
-  /** Who may read the files a run creates. */
-  fileAccess: 'owner' | 'group';
-  /** The distribution plan file (`--plan`). */
-  plan?: string;
-  /** The config file's `distribution` plan. */
-  distribution?: Plan;
-  /** Delivery targets of the report (`--deliver`), beside the `--email` addresses. */
-  deliver: string[];
-  /** Packages that add destinations (`--destinations`), resolved from the working folder; undefined: none. */
-  destinations?: string[];
-  maxPerMinute?: number;
-  /** What a rerun does with deliveries a crash left unknown. */
-  unknownDeliveries: 'resend' | 'skip';
-  /** The delivery ledger (`--ledger`): `file:DIR`, `s3://...` or `postgres://...`; undefined: the file beside the store or the output. */
-  ledger?: string;
-  /** How long a shared ledger's claim stands with no outcome (ms). */
-  ledgerLeaseMs?: number;
-  /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
-  org?: string;
-  /** The config file's `watch` key (the alert rules), defaults filled in; undefined without it. */
-  watch?: WatchConfig;
-}
-
-/** One organization of the config file, resolved. */
-export interface OrganizationConfig {
-  name: string;
-  id?: string;
-  /** Its key; undefined when the variable named by `apiKeyEnv` is not set. */
-  apiKey?: string;
-  /** Where the key comes from, for messages: `ORGREPORT_KEY_EU` or `config file ...: organizations`. */
-  keySource: string;
-  baseUrl?: string;
-  appUrl?: string;
-}
-
-/** Bounds of requests and lists, as the API client takes them. */
-export interface RequestLimits {
-  timeoutMs?: number;
-  headersTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  maxResponseBytes?: number;
-  maxListItems?: number;
-  /** Origins a redirect may lead to besides the configured hosts. */
-  redirectOrigins: string[];
-}
+export { DEFAULT_CLI_MAX_RETRIES, LOG_LEVELS, type LogLevel, REPORT_FORMATS, type ReportFormat };
+/** The resolved settings of a run: the pipeline's {@link Settings}, under the name the CLI has always exported. */
+export type Config = Settings;
 
 /** Flags that feed configuration; every command accepts the subset it defines. */
 export interface ConfigFlags {
@@ -196,12 +97,6 @@ export interface ConfigSources {
   now: () => Date;
   cwd: string;
 }
-
-/**
- * Retries of a failed request when no setting asks otherwise: more than the client library's 2,
- * because a monthly run is unattended and a failure means no report.
- */
-export const DEFAULT_CLI_MAX_RETRIES = 4;
 
 export { configFileSchema, MAX_RETRIES_LIMIT };
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -485,76 +380,4 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
     ledgerLeaseMs: number(seconds, 'ledgerLease', 1000),
     ...(file.watch && { watch: file.watch }),
   };
-}
-
-/** The id of the run's organization when the config file gives it (a run for one listed organization). */
-export function configuredOrgId(config: Config): string | undefined {
-  return config.organizations.length === 1 ? config.organizations[0]!.id : undefined;
-}
-
-/**
- * The configurations of the organizations a run is for: the one `--org` names, every listed one
- * with `allOrgs`, else the only one listed, else the top-level settings alone. Each carries its
- * organization's key, address and name.
- */
-export function organizationConfigs(config: Config, allOrgs = false): Config[] {
-  const listed = config.organizations;
-  const asConfig = (o: OrganizationConfig): Config => {
-    if (!o.apiKey) {
-      throw new AuthError(
-        `organization "${o.name}": no API key: set the variable ${o.keySource} (named by its apiKeyEnv)`,
-      );
-    }
-    return {
-      ...config,
-      apiKey: o.apiKey,
-      baseUrl: o.baseUrl ?? config.baseUrl,
-      appUrl: o.appUrl ?? (o.baseUrl ? o.baseUrl : config.appUrl),
-      organizationName: o.name,
-      organizations: [o],
-      org: o.id ?? o.name,
-    };
-  };
-  const names = listed.map((o) => o.name).join(', ');
-  if (allOrgs) {
-    if (config.org) throw new UsageError('--all-orgs runs every listed organization: leave out --org');
-    if (listed.length === 0) {
-      throw new UsageError('--all-orgs: the config file lists no "organizations"');
-    }
-    return listed.map(asConfig);
-  }
-  if (config.org) {
-    const wanted = config.org.toLowerCase();
-    const found = listed.find((o) => o.name.toLowerCase() === wanted || o.id === config.org);
-    if (!found) {
-      throw new UsageError(
-        listed.length === 0
-          ? `--org ${config.org}: the config file lists no "organizations"`
-          : `--org ${config.org}: no such organization in the config file (listed: ${names})`,
-      );
-    }
-    return [asConfig(found)];
-  }
-  if (listed.length === 1) return [asConfig(listed[0]!)];
-  if (listed.length > 1 && !config.apiKey) {
-    throw new UsageError(
-      `the config file lists ${listed.length} organizations (${names}): choose one with --org NAME, or all with --all-orgs`,
-    );
-  }
-  return [config];
-}
-
-/** The API connection settings; throws when the address or the key is missing (the key: exit code 3). */
-export function requireConnection(config: Config): { apiKey: string; baseUrl: string; appUrl: string } {
-  if (!config.baseUrl) {
-    throw new UsageError(
-      'no API address: set ORGREPORT_BASE_URL, --base-url or "baseUrl" in the config file (or use --demo)',
-    );
-  }
-  if (!config.apiKey) {
-    throw new AuthError(
-      'no API key: set ORGREPORT_API_KEY or "apiKey" in the config file (a Manager or Owner key for reports)',
-    );
-  }
-  return { apiKey: config.apiKey, baseUrl: config.baseUrl, appUrl: config.appUrl ?? config.baseUrl };
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '@orgreport/pipeline/errors';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../errors.ts';
 import { createProgram } from '../program.ts';
 import { memoryIo } from '../testing.ts';
 import { resolveConfig } from './config.ts';

@@ -5,15 +5,12 @@
  * settings table are all made from it, so they cannot drift apart.
  */
 import { DEFAULT_MIN_GROUP_SIZE } from '@orgreport/metrics/defaults';
+import { planSchema } from '@orgreport/pipeline/plan-schema';
+import { LOG_LEVELS, REPORT_FORMATS, type ReportFormat } from '@orgreport/pipeline/settings';
+import { watchConfig } from '@orgreport/pipeline/watch-settings';
 import { z } from 'zod';
-import { planSchema } from '../distribute/plan-schema.ts';
-import { watchConfig } from './watch-settings.ts';
 
-export const REPORT_FORMATS = ['pdf', 'xlsx', 'html', 'json'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** The levels a run may be set to (api-core's but `off`: errors are always shown). */
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export { LOG_LEVELS, REPORT_FORMATS, type ReportFormat };
 
 /** The most retries a setting may ask for: with 8 s backoff steps, 10 already wait over a minute per request. */
 export const MAX_RETRIES_LIMIT = 10;

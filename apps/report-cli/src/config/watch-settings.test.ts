@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { watchRules } from '@orgreport/pipeline/watch';
 import { DEFAULT_RULES } from '@orgreport/watch';
 import { describe, expect, it } from 'vitest';
-import { watchRules } from '../commands/watch.ts';
 import { readConfigFile } from './config.ts';
 
 function configFile(content: unknown): string {

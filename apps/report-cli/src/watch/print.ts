@@ -4,36 +4,10 @@
  * `--json` one object whose `alerts` list holds every alert with its `new` flag and routes (in a dry
  * run too); and the forecast's backtest with `--backtest`.
  */
-import type { Alert, Backtest, Forecast } from '@orgreport/watch';
+
+import type { AlertPlan, OrganizationWatch, WatchDelivery, WatchRoute } from '@orgreport/pipeline/watch';
+import type { Alert, Backtest } from '@orgreport/watch';
 import type { TextOut } from '../io.ts';
-import type { AlertPlan } from './deliver-alerts.ts';
-import type { WatchRoute } from './routes.ts';
-
-/** One organization's watch. */
-export interface OrganizationWatch {
-  orgId: string;
-  name: string;
-  lastDay: string | null;
-  alerts: Alert[];
-  forecast: Forecast | null;
-  notes: string[];
-}
-
-/** What a run's delivery did, read from the ledger before and after it. */
-export interface WatchDelivery {
-  /** Deliveries planned (alert and target). */
-  deliveries: number;
-  /** Sent by this run. */
-  sent: number;
-  /** Found delivered by an earlier run. */
-  alreadyDelivered: number;
-  /** Found unknown (a run stopped while sending them), sent again or left as `--unknown` says. */
-  unknown: number;
-  /** The targets (as printed) of deliveries not known to have arrived. */
-  failed: string[];
-  /** The ledger. */
-  ledger: string;
-}
 
 /** What the watch did with its alerts, for printing. */
 export interface WatchPrinting {

@@ -1,0 +1,4 @@
+/** Credit limits: read from a file, validated row by row, sent in batches. */
+export * from './parse.ts';
+export * from './read.ts';
+export * from './send.ts';

@@ -1,0 +1,49 @@
+/** A past month's report again, from its snapshot folder: offline, without a key (`orgreport render`). */
+import { resolve } from 'node:path';
+import { readSnapshot } from '@orgreport/snapshot';
+import type { RunContext } from '../context.ts';
+import { loadDirectory } from '../directory/read.ts';
+import type { Reporter } from '../reporter.ts';
+import type { Settings } from '../settings.ts';
+import { checkChromium, checkDelivery, checkTemplates } from './checks.ts';
+import { type ProduceResult, produceReport, reportFormats } from './produce.ts';
+import { loadSections } from './sections.ts';
+
+export interface RenderRequest {
+  /** The snapshot folder to read (written by a monthly report or a fetch), relative to the working folder. */
+  snapshot: string;
+  /** Attach the workbook to the mail beside the PDF. */
+  attachXlsx?: boolean;
+}
+
+/** Reads the snapshot, then computes, renders and delivers exactly as a monthly report would. */
+export async function renderSnapshotReport(
+  config: Settings,
+  request: RenderRequest,
+  ctx: RunContext,
+  reporter: Reporter,
+): Promise<ProduceResult> {
+  checkDelivery(config);
+  const formats = reportFormats(config, request.attachXlsx);
+  checkChromium(config, formats);
+  await checkTemplates(config);
+  const sections = await loadSections(config.sections, ctx.io.cwd); // a wrong name fails before any work
+  const directory = await loadDirectory(config.directory);
+  const stage = reporter.stage('snapshot');
+  const snapshot = await readSnapshot(resolve(ctx.io.cwd, request.snapshot));
+  const m = snapshot.manifest;
+  stage.done(
+    `${m.organization.name} ${m.period.month}, fetched ${m.fetchedAt}, ${snapshot.userDays.user_id.length} user-day rows`,
+  );
+  if (config.organizationName) snapshot.manifest.organization.name = config.organizationName;
+  return produceReport(snapshot, {
+    config,
+    reporter,
+    ctx,
+    includeSnapshot: false,
+    formats,
+    attachXlsx: request.attachXlsx,
+    ...(sections && { sections }),
+    ...(directory && { inputs: { directory } }),
+  });
+}
