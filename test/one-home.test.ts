@@ -64,11 +64,11 @@ describe('one home', () => {
         .map((l) => l.where.replace(/:\d+$/, '')),
     );
     expect([...renames].sort()).toEqual([
-      // Moves a folder (the report's output set, kept apart until the whole run succeeded).
-      'apps/report-cli/src/output/atomic.ts',
-      // writePrivateFile: to become a call of writeFileAtomic(path, text, { mode: 0o600, folderMode: 0o700 }).
-      'apps/report-cli/src/watch/kept-files.ts',
       'packages/api-core/src/files.ts',
+      // Commits a run's output set: files and folders that appear together, or not at all.
+      'packages/pipeline/src/output/atomic.ts',
+      // writePrivateFile: to become writeFileAtomic(path, text, { mode: 0o600, folderMode: 0o700 }).
+      'packages/pipeline/src/watch/kept-files.ts',
       // Moves an organization's dataset folder aside before the rebuilt one is moved in.
       'packages/store/src/rebuild.ts',
     ]);
