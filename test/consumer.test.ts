@@ -125,6 +125,21 @@ describe('the packed packages in a fresh npm project', () => {
     expect(text).toContain('id="readiness"'); // the other partials stay built in
   }, 180_000);
 
+  it('distribute a month from a Node script with @orgreport/pipeline alone, each delivery once', async () => {
+    const script = readFileSync(join(project, 'examples/scripts/distribute-month.mjs'), 'utf8');
+    expect(script).toContain("from '@orgreport/pipeline'");
+    expect(script).not.toMatch(/@orgreport\/cli|child_process|orgreport monthly|spawn/);
+    const folder = join(project, 'distributed');
+    const first = await sh('node', ['examples/scripts/distribute-month.mjs', folder], project);
+    const sent = Number(/^distributed 2026-10: (\d+) sent, 0 already delivered/m.exec(first)?.[1]);
+    expect(sent).toBeGreaterThan(5);
+    // Each manager's mail in the demo's outbox, its PDF beside it, and the ledger holding each delivery.
+    expect(readdirSync(join(folder, 'outbox'))).toHaveLength(sent);
+    expect(readdirSync(folder).filter((f) => f.endsWith('.pdf'))).toHaveLength(sent);
+    const second = await sh('node', ['examples/scripts/distribute-month.mjs', folder], project);
+    expect(second).toMatch(new RegExp(`^distributed 2026-10: 0 sent, ${sent} already delivered`, 'm'));
+  }, 240_000);
+
   it('work from require() as well as from import', async () => {
     const script =
       "const { OrgClient } = require('@orgreport/api-core');" +

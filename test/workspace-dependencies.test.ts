@@ -69,15 +69,14 @@ const ALLOWED: Record<string, readonly string[]> = {
     '@orgreport/store',
     '@orgreport/watch',
   ],
+  // The command layer: flags, settings, printing over the pipeline (and the emulator it serves, the
+  // store it queries, the metrics' and watch's types it prints).
   '@orgreport/cli': [
     '@orgreport/api-core',
-    '@orgreport/deliver',
     '@orgreport/emulator',
     '@orgreport/metrics',
     '@orgreport/object-store',
     '@orgreport/pipeline',
-    '@orgreport/render',
-    '@orgreport/snapshot',
     '@orgreport/store',
     '@orgreport/watch',
   ],

@@ -60,6 +60,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: '@orgreport/render', link: '/packages/render' },
       { text: '@orgreport/deliver', link: '/packages/deliver' },
       { text: '@orgreport/watch', link: '/packages/watch' },
+      { text: '@orgreport/pipeline', link: '/packages/pipeline' },
       { text: '@orgreport/cli', link: '/packages/cli' },
       { text: 'Examples', link: '/packages/examples' },
       { text: 'Example: an ntfy destination', link: '/packages/destination-ntfy' },

@@ -17,7 +17,7 @@ export default packageConfig({
     'limits/index': 'src/limits/index.ts',
     connect: 'src/connect.ts',
     'output/atomic': 'src/output/atomic.ts',
-    'snapshot/acquire': 'src/snapshot/acquire.ts',
+    'snapshot/index': 'src/snapshot/index.ts',
     demo: 'src/demo.ts',
     'directory/read': 'src/directory/read.ts',
     'deliver/index': 'src/deliver/index.ts',

@@ -1,5 +1,6 @@
 /**
- * `@orgreport/cli`: the `orgreport` command (see {@link run}). The snapshot stage lives in `@orgreport/snapshot`.
+ * `@orgreport/cli`: the `orgreport` command (see {@link run}). What each command does is a function
+ * of `@orgreport/pipeline`; this package holds the flags, the settings' resolution and the printing.
  */
 
 export { AuthError, CliError, EXIT, type ExitCode, UsageError } from '@orgreport/pipeline/errors';

@@ -2,7 +2,8 @@
  * Flags shared by several commands, defined once (in the manner of nuxt/cli's `_shared.ts`) and
  * added to each command that takes them.
  */
-import { type Command, Option } from 'commander';
+import type { ExitCode } from '@orgreport/pipeline/errors';
+import { type Command, CommanderError, Option } from 'commander';
 import { CONFIG_SETTING, flagHelp, SETTINGS, type SettingKey } from './config/settings.ts';
 
 /** A setting's flag, its help made from the settings table (text, variable, default). */
@@ -104,3 +105,10 @@ export const RENDERING: SharedFlag[] = [
   'pseudonymize',
   'fileAccess',
 ];
+
+/** An exit override: commander's errors end with `code`; help and version keep their 0. */
+export function exitWith(code: ExitCode): (error: CommanderError) => never {
+  return (error) => {
+    throw error.exitCode === 0 ? error : new CommanderError(code, error.code, error.message);
+  };
+}

@@ -44,7 +44,7 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
 describe('hook record start-up', () => {
   const src = import.meta.dirname;
   const graph = staticGraph(join(src, 'main.ts'));
-  const command = staticGraph(join(src, 'commands', 'hook.ts'));
+  const command = staticGraph(join(src, 'commands', 'hook', 'hook.ts'));
   for (const file of command.files) graph.files.add(file);
   for (const name of command.packages) graph.packages.add(name);
   const apiCore = dirname(workspaceSource('@orgreport/api-core')!);

@@ -6,7 +6,7 @@
  */
 import type { PeopleDirectory } from '@orgreport/metrics';
 import { DEMO_SEED } from './connect.ts';
-import type { Settings } from './settings.ts';
+import type { ReportSettings } from './settings.ts';
 
 /** Prices of the demo organization: about USD 25 a month for an active user, and a seat at USD 19. */
 export const DEMO_PRICES = { pricePerCredit: 0.000004, pricePerSeat: 19, currency: 'USD' } as const;
@@ -34,7 +34,9 @@ export async function demoDirectory(users: number, today: string): Promise<Peopl
 }
 
 /** The configuration of a demo run: the demo's prices where none is set. */
-export function withDemoPrices(config: Settings): Settings {
+export function withDemoPrices<
+  S extends Pick<ReportSettings, 'pricePerCredit' | 'pricePerSeat' | 'currency'>,
+>(config: S): S {
   const priced = config.pricePerCredit !== undefined || config.pricePerSeat !== undefined;
   return priced ? config : { ...config, ...DEMO_PRICES, currency: config.currency ?? DEMO_PRICES.currency };
 }

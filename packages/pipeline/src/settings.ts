@@ -3,7 +3,10 @@
  * from its flags, the environment and the config file (`apps/report-cli/src/config`); a program
  * calling the pipeline builds them itself (see {@link settingsFor}).
  */
-import type { Clock, IsoDate } from '@orgreport/api-core/dates';
+
+import { resolve } from 'node:path';
+import { type Clock, type IsoDate, isIsoDate, utcDay } from '@orgreport/api-core/dates';
+import { DEFAULT_MIN_GROUP_SIZE } from '@orgreport/metrics/defaults';
 import type { Plan } from './distribute/plan-schema.ts';
 import { AuthError, UsageError } from './errors.ts';
 import type { WatchConfig } from './watch/watch-settings.ts';
@@ -15,56 +18,71 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Resolved settings of one run. */
-export interface Settings {
+/** The run itself: its day and clock, how much it logs, who may read what it writes. */
+export interface RunSettings {
+  /** The day the run considers today (UTC): `--today` or the clock's. */
+  today: IsoDate;
+  /** The clock every stage receives. */
+  now: Clock;
+  logLevel: LogLevel;
+  /** Who may read the files a run creates. */
+  fileAccess: 'owner' | 'group';
+  /** The config file that was read, if any. */
+  configFile?: string;
+}
+
+/** The API and the organizations a run fetches from, and the bounds of every request. */
+export interface ConnectionSettings {
   apiKey?: string;
   baseUrl?: string;
   appUrl?: string;
-  smtpUrl?: string;
-  /** The sender; undefined when neither set nor the SMTP user's address (then mailing is refused). */
-  mailFrom?: string;
-  /** Report recipients (`--email`). */
-  mailTo: string[];
-  logLevel: LogLevel;
-  /** JSON-lines file of recorded hook events. */
-  hookLog?: string;
-  outDir: string;
-  formats: ReportFormat[];
-  /** A template directory that overrides the built-in templates file by file. */
-  templates?: string;
-  /** The report's sections in order: built-in ids and package names; undefined: the built-in ones. */
-  sections?: string[];
-  /** The Parquet store folder (`--store`); undefined: months are fetched afresh. */
-  store?: string;
-  /** Display name of the organization (defaults to its id). */
-  organizationName?: string;
-  /** The people directory file (`--directory`); undefined: no teams or chargeback. */
-  directory?: string;
-  /** Where the full definitions are published (`--definitions-url`): the short report links there. */
-  definitionsUrl?: string;
-  pricePerCredit?: number;
-  /** Price of one seat for the month (the chargeback's seat cost). */
-  pricePerSeat?: number;
-  currency?: string;
   /** Retries of a failed idempotent request (0..10); undefined: {@link DEFAULT_CLI_MAX_RETRIES}. */
   maxRetries?: number;
   /** Bounds of every request and list (undefined members: the client's defaults). */
   requestLimits: RequestLimits;
   /** Time limit of the whole fetch (every request and retry), in ms; undefined: none. */
   deadlineMs?: number;
+  /** JSON-lines file of recorded hook events. */
+  hookLog?: string;
+  /** The config file's `organizations`, their keys read from their variables. */
+  organizations: OrganizationConfig[];
+  /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
+  org?: string;
+  /** Display name of the organization (defaults to its id). */
+  organizationName?: string;
+}
+
+/** Where a run reads besides the API: the store and the people directory. */
+export interface SourceSettings {
+  /** The Parquet store folder (`--store`); undefined: months are fetched afresh. */
+  store?: string;
+  /** The people directory file (`--directory`); undefined: no teams or chargeback. */
+  directory?: string;
+}
+
+/** What a report is made of and where its files go. */
+export interface ReportSettings {
+  outDir: string;
+  formats: ReportFormat[];
+  /** A template directory that overrides the built-in templates file by file. */
+  templates?: string;
+  /** The report's sections in order: built-in ids and package names; undefined: the built-in ones. */
+  sections?: string[];
   /**
    * The Chromium (or Chrome) binary that prints the PDF; undefined: the renderer's default (see
    * `chromiumOf` in report/checks.ts), resolved where a PDF is made so that no other command loads it.
    */
   chromium: string | undefined;
-  /** The day the run considers today (UTC): `--today` or the clock's. */
-  today: IsoDate;
-  /** The clock every stage receives. */
-  now: Clock;
-  /** The config file that was read, if any. */
-  configFile?: string;
-  /** The config file's `organizations`, their keys read from their variables. */
-  organizations: OrganizationConfig[];
+  /** Where the full definitions are published (`--definitions-url`): the short report links there. */
+  definitionsUrl?: string;
+  pricePerCredit?: number;
+  /** Price of one seat for the month (the chargeback's seat cost). */
+  pricePerSeat?: number;
+  currency?: string;
+}
+
+/** Whom a report is for and what its readers may see. */
+export interface ReaderSettings {
   /** The scope of the report (`--scope`); undefined: the organization. */
   scope?: string;
   /** No report for a scope, and no figures for a group, of fewer people. */
@@ -73,12 +91,15 @@ export interface Settings {
   personRows?: 'all' | 'scope' | 'none';
   /** The pseudonyms' key when `--pseudonymize` is on; undefined: real identities. */
   pseudonymKey?: string;
-  /** Who may read the files a run creates. */
-  fileAccess: 'owner' | 'group';
-  /** The distribution plan file (`--plan`). */
-  plan?: string;
-  /** The config file's `distribution` plan. */
-  distribution?: Plan;
+}
+
+/** Where reports and alerts go, and the ledger that delivers each once. */
+export interface DeliverySettings {
+  smtpUrl?: string;
+  /** The sender; undefined when neither set nor the SMTP user's address (then mailing is refused). */
+  mailFrom?: string;
+  /** Report recipients (`--email`). */
+  mailTo: string[];
   /** Delivery targets of the report (`--deliver`), beside the `--email` addresses. */
   deliver: string[];
   /** Packages that add destinations (`--destinations`), resolved from the working folder; undefined: none. */
@@ -90,11 +111,31 @@ export interface Settings {
   ledger?: string;
   /** How long a shared ledger's claim stands with no outcome (ms). */
   ledgerLeaseMs?: number;
-  /** The organization `--org` / ORGREPORT_ORG / `org` picks among them, by name or id. */
-  org?: string;
+}
+
+/** Who gets what in a distribution, and the watch's rules. */
+export interface PlanSettings {
+  /** The distribution plan file (`--plan`). */
+  plan?: string;
+  /** The config file's `distribution` plan. */
+  distribution?: Plan;
   /** The config file's `watch` key (the alert rules), defaults filled in; undefined without it. */
   watch?: WatchConfig;
 }
+
+/**
+ * The resolved settings of one run, by concern. A function of the pipeline takes the whole of them
+ * at its entry; the steps below it take the concerns they read (`Pick` or one of the parts), so
+ * what a step depends on is in its signature.
+ */
+export interface Settings
+  extends RunSettings,
+    ConnectionSettings,
+    SourceSettings,
+    ReportSettings,
+    ReaderSettings,
+    DeliverySettings,
+    PlanSettings {}
 
 /** One organization of the config file, resolved. */
 export interface OrganizationConfig {
@@ -126,7 +167,7 @@ export interface RequestLimits {
 export const DEFAULT_CLI_MAX_RETRIES = 4;
 
 /** The id of the run's organization when the config file gives it (a run for one listed organization). */
-export function configuredOrgId(config: Settings): string | undefined {
+export function configuredOrgId(config: Pick<ConnectionSettings, 'organizations'>): string | undefined {
   return config.organizations.length === 1 ? config.organizations[0]!.id : undefined;
 }
 
@@ -183,7 +224,11 @@ export function organizationConfigs(config: Settings, allOrgs = false): Settings
 }
 
 /** The API connection settings; throws when the address or the key is missing (the key: exit code 3). */
-export function requireConnection(config: Settings): { apiKey: string; baseUrl: string; appUrl: string } {
+export function requireConnection(config: ConnectionSettings): {
+  apiKey: string;
+  baseUrl: string;
+  appUrl: string;
+} {
   if (!config.baseUrl) {
     throw new UsageError(
       'no API address: set ORGREPORT_BASE_URL, --base-url or "baseUrl" in the config file (or use --demo)',
@@ -195,4 +240,39 @@ export function requireConnection(config: Settings): { apiKey: string; baseUrl: 
     );
   }
   return { apiKey: config.apiKey, baseUrl: config.baseUrl, appUrl: config.appUrl ?? config.baseUrl };
+}
+
+/**
+ * Settings for a program that calls the pipeline: what it gives, and for the rest the defaults the
+ * CLI has with no flag, variable or config file (reports in `./reports`, every format, the minimum
+ * group size, files readable by their owner). `today` fixes the run's day (its clock then stands at
+ * the day's start, as `--today` does); without it, the clock is the real one.
+ *
+ * @example
+ * const settings = settingsFor({ outDir: '/tmp/reports', today: '2026-11-22' });
+ */
+export function settingsFor(
+  given: Partial<Omit<Settings, 'today' | 'now'>> & { today?: IsoDate } = {},
+): Settings {
+  const { today: day, ...rest } = given;
+  if (day !== undefined && !isIsoDate(day)) {
+    throw new UsageError(`today: expected a real calendar day as YYYY-MM-DD (got ${JSON.stringify(day)})`);
+  }
+  const now: Clock = day ? () => new Date(`${day}T00:00:00.000Z`) : () => new Date();
+  return {
+    mailTo: [],
+    logLevel: 'info',
+    outDir: resolve('reports'),
+    formats: [...REPORT_FORMATS],
+    requestLimits: { redirectOrigins: [] },
+    chromium: undefined,
+    organizations: [],
+    minGroupSize: DEFAULT_MIN_GROUP_SIZE,
+    fileAccess: 'owner',
+    deliver: [],
+    unknownDeliveries: 'resend',
+    ...rest,
+    today: day ?? utcDay(now()),
+    now,
+  };
 }

@@ -4,7 +4,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { defaultChromium } from '@orgreport/render/chromium';
 import { isEmailTarget } from '../deliver/send-reports.ts';
 import { UsageError } from '../errors.ts';
-import type { ReportFormat, Settings } from '../settings.ts';
+import type { DeliverySettings, ReportFormat, ReportSettings } from '../settings.ts';
 
 /** Why `path` is not a usable directory or executable file (a code such as ENOENT), or undefined. */
 function pathProblem(path: string, kind: 'readable directory' | 'executable file'): string | undefined {
@@ -21,12 +21,12 @@ function pathProblem(path: string, kind: 'readable directory' | 'executable file
 }
 
 /** True when the run mails: `--email` addresses, or e-mail targets among `--deliver`. */
-export function mailsReports(config: Settings): boolean {
+export function mailsReports(config: Pick<DeliverySettings, 'mailTo' | 'deliver'>): boolean {
   return config.mailTo.length > 0 || config.deliver.some(isEmailTarget);
 }
 
 /** Refuses a mail without an SMTP server and a template directory that cannot be read. */
-export function checkDelivery(config: Settings): void {
+export function checkDelivery(config: DeliverySettings & Pick<ReportSettings, 'templates'>): void {
   const mailing = mailsReports(config);
   const what = config.mailTo.length > 0 ? '--email' : 'an e-mail address in --deliver';
   if (mailing && !config.smtpUrl) {
@@ -44,12 +44,15 @@ export function checkDelivery(config: Settings): void {
 }
 
 /** The Chromium of a run: the configured one, else the renderer's default (its headless shell, else Chromium). */
-export function chromiumOf(config: Settings): string {
+export function chromiumOf(config: Pick<ReportSettings, 'chromium'>): string {
   return config.chromium ?? defaultChromium();
 }
 
 /** Refuses a PDF run when the Chromium that prints it is not an executable file. */
-export function checkChromium(config: Settings, formats: ReadonlySet<ReportFormat>): void {
+export function checkChromium(
+  config: Pick<ReportSettings, 'chromium'>,
+  formats: ReadonlySet<ReportFormat>,
+): void {
   const chromium = chromiumOf(config);
   const problem = formats.has('pdf') && pathProblem(chromium, 'executable file');
   if (problem) {
@@ -67,7 +70,9 @@ export function checkChromium(config: Settings, formats: ReadonlySet<ReportForma
  * file, raised before anything is fetched.
  * Only the template checker is loaded, and only when a template directory is configured.
  */
-export async function checkTemplates(config: Settings): Promise<void> {
+export async function checkTemplates(
+  config: Pick<ReportSettings, 'templates'> & Pick<DeliverySettings, 'mailTo' | 'deliver'>,
+): Promise<void> {
   if (!config.templates) return;
   if (mailsReports(config)) {
     const { checkMailTemplates, MessageTemplateError } = await import('@orgreport/render/message');

@@ -20,7 +20,7 @@ import { normalTarget, reportMessage, sendDeliveries } from '../deliver/send-rep
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { fileSlug } from '../output/slug.ts';
 import type { Reporter } from '../reporter.ts';
-import type { ReportFormat, Settings } from '../settings.ts';
+import type { DeliverySettings, ReportFormat, ReportSettings, Settings } from '../settings.ts';
 import { chromiumOf } from './checks.ts';
 import { writeReport } from './write-report.ts';
 
@@ -79,12 +79,15 @@ export function reportBaseName(
 }
 
 /** The targets a monthly run delivers to: the `--email` addresses and the `--deliver` targets. */
-export function reportTargets(config: Settings): string[] {
+export function reportTargets(config: Pick<DeliverySettings, 'mailTo' | 'deliver'>): string[] {
   return [...new Set([...config.mailTo, ...config.deliver].map(normalTarget))];
 }
 
 /** The formats a run renders: the configured ones, plus what the delivery carries. */
-export function reportFormats(config: Settings, attachXlsx = false): Set<ReportFormat> {
+export function reportFormats(
+  config: Pick<ReportSettings, 'formats'> & Pick<DeliverySettings, 'mailTo' | 'deliver'>,
+  attachXlsx = false,
+): Set<ReportFormat> {
   const formats = new Set<ReportFormat>(config.formats);
   const mailing = reportTargets(config).length > 0;
   // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.

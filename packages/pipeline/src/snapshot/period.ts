@@ -2,7 +2,7 @@
 import { lastCompleteMonth, type MonthPeriod, monthPeriod, parseIsoMonth } from '@orgreport/api-core';
 import { UsageError } from '../errors.ts';
 import { positiveInteger } from '../input/numbers.ts';
-import type { Settings } from '../settings.ts';
+import type { RunSettings } from '../settings.ts';
 
 /** Flags that choose the period and the source. */
 export interface AcquireFlags {
@@ -13,7 +13,7 @@ export interface AcquireFlags {
 }
 
 /** The report period of `--month` (default: the last complete month) under the configuration's clock. */
-export function reportPeriod(flags: AcquireFlags, config: Settings): MonthPeriod {
+export function reportPeriod(flags: AcquireFlags, config: Pick<RunSettings, 'now' | 'today'>): MonthPeriod {
   const month = flags.month ?? lastCompleteMonth(config.now);
   // Name the flag when the user gave one; a default month failing means the clock (--today) is too early.
   const label = flags.month !== undefined ? '--month' : `the last complete month (today is ${config.today})`;

@@ -2,5 +2,6 @@
 
 export * from './read-month.ts';
 export * from './read-rollup.ts';
+export * from './sync-organizations.ts';
 export * from './sync-runs.ts';
 export * from './sync-store.ts';

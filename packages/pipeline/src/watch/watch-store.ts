@@ -35,7 +35,7 @@ import { demoDirectory } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
-import { configuredOrgId, type Settings } from '../settings.ts';
+import { configuredOrgId, type Settings, type SourceSettings } from '../settings.ts';
 import { demoUsersOf } from '../snapshot/period.ts';
 import { AlertDocuments, type AlertPlan, alertDeliveries, planAlertDeliveries } from './deliver-alerts.ts';
 import { readLimitRecords, readSyncRuns } from './inputs.ts';
@@ -99,7 +99,7 @@ export interface WatchOutcome {
 }
 
 /** The store the settings name; an input error without one. */
-function requireStore(config: Settings): string {
+function requireStore(config: SourceSettings): string {
   if (!config.store) {
     throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
   }

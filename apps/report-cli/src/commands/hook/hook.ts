@@ -9,8 +9,8 @@ import {
   shellQuote,
 } from '@orgreport/pipeline/hook';
 import { positiveInteger } from '@orgreport/pipeline/input';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
 
 export interface HookRecordOptions extends Pick<ConfigFlags, 'config' | 'hookLog' | 'quiet' | 'verbose'> {
   /** Milliseconds to wait for the end of stdin. */

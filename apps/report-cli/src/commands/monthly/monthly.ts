@@ -1,8 +1,8 @@
 /** `orgreport monthly`: fetch -> snapshot -> compute -> render -> deliver, for one month. */
 import { type MonthlyRequest, produceMonthlyReports } from '@orgreport/pipeline/report';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { printReportResult } from '../print/summary.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
+import { printReportResult } from '../../print/summary.ts';
 
 export interface MonthlyOptions extends ConfigFlags, MonthlyRequest {
   /** Print one JSON summary on stdout instead of the text summary. */

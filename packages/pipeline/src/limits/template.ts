@@ -1,17 +1,15 @@
 /**
- * `orgreport limits template --month M --out FILE.xlsx`: a workbook listing each organization user
- * with the month's credits and an empty limit column, for finance to fill and `limits apply` to read.
+ * The limits template: a workbook listing each organization user with the month's credits and an
+ * empty limit column, for finance to fill and `limits apply` to read.
  */
-import { basename, dirname, resolve } from 'node:path';
-import { UsageError } from '@orgreport/pipeline/errors';
-import { OutputSet } from '@orgreport/pipeline/output';
-import { type AcquireFlags, acquireSnapshot } from '@orgreport/pipeline/snapshot';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-
-export interface LimitsTemplateOptions extends ConfigFlags, AcquireFlags {
-  out: string;
-}
+import { basename, dirname } from 'node:path';
+import type { Snapshot } from '@orgreport/api-core';
+import type { RunContext } from '../context.ts';
+import { UsageError } from '../errors.ts';
+import { OutputSet } from '../output/atomic.ts';
+import type { Reporter } from '../reporter.ts';
+import type { Settings } from '../settings.ts';
+import { type AcquireFlags, acquireSnapshot } from '../snapshot/acquire.ts';
 
 /** One row of the template: a user and their credits in the month. */
 export interface LimitTemplateRow {
@@ -21,7 +19,7 @@ export interface LimitTemplateRow {
 }
 
 /** Sums the period's credits per user e-mail; users without activity get 0 (every seat is listed). */
-export function limitTemplateRows(snapshot: Awaited<ReturnType<typeof acquireSnapshot>>): LimitTemplateRow[] {
+export function limitTemplateRows(snapshot: Snapshot): LimitTemplateRow[] {
   const { start, end } = snapshot.manifest.period;
   const credits = new Map<string, number>();
   const cols = snapshot.userDays;
@@ -41,12 +39,16 @@ export function limitTemplateRows(snapshot: Awaited<ReturnType<typeof acquireSna
     .sort((a, b) => b.credits - a.credits || a.email.localeCompare(b.email));
 }
 
-/** Fetches the month and writes the limits template workbook. */
-export async function limitsTemplate(options: LimitsTemplateOptions, ctx: CommandContext): Promise<void> {
-  const { config, reporter } = setUp(options, ctx);
-  const file = resolve(ctx.io.cwd, options.out);
-  if (!/\.xlsx$/i.test(file)) throw new UsageError(`--out ${options.out}: expected a .xlsx file name`);
-  const snapshot = await acquireSnapshot(options, config, reporter, ctx);
+/** Fetches the month and writes the limits template workbook at `file` (an absolute `.xlsx` path). */
+export async function writeLimitsTemplateFile(
+  config: Settings,
+  request: AcquireFlags,
+  file: string,
+  ctx: RunContext,
+  reporter: Reporter,
+): Promise<{ users: number }> {
+  if (!/\.xlsx$/i.test(file)) throw new UsageError(`--out ${basename(file)}: expected a .xlsx file name`);
+  const snapshot = await acquireSnapshot(request, config, reporter, ctx);
   const rows = limitTemplateRows(snapshot);
   const { writeLimitsTemplate } = await import('@orgreport/render');
   // Written under a temporary name and renamed into place: a failure leaves no half-written workbook.
@@ -59,4 +61,5 @@ export async function limitsTemplate(options: LimitsTemplateOptions, ctx: Comman
     throw error;
   }
   reporter.info(`limits template: ${file} (${rows.length} users)`);
+  return { users: rows.length };
 }

@@ -8,8 +8,8 @@ import { connect } from '@orgreport/pipeline/connect';
 import { CliError, UsageError } from '@orgreport/pipeline/errors';
 import { positiveInteger } from '@orgreport/pipeline/input';
 import { readLimitsFile } from '@orgreport/pipeline/limits';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
 
 export interface ApiOptions extends ConfigFlags {
   startDate?: string;

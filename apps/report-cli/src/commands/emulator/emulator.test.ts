@@ -1,7 +1,7 @@
 import { DEFAULT_KEYS, DRIFT } from '@orgreport/emulator';
 import { describe, expect, it } from 'vitest';
-import { run } from '../cli.ts';
-import { type MemoryIo, memoryIo } from '../testing.ts';
+import { run } from '../../cli.ts';
+import { type MemoryIo, memoryIo } from '../../testing.ts';
 import { faultOptions, parseFaultKinds, parseKeys, parsePlants } from './emulator.ts';
 
 describe('parseKeys', () => {

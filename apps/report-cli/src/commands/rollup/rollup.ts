@@ -3,9 +3,9 @@
  * alone: a row per organization (its own report's figures) and their total.
  */
 import { type RollupRequest, rollupReport } from '@orgreport/pipeline/report';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { printReportResult } from '../print/summary.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
+import { printReportResult } from '../../print/summary.ts';
 
 export interface RollupOptions extends ConfigFlags, RollupRequest {
   json?: boolean;

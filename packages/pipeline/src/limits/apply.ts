@@ -1,28 +1,17 @@
 /**
- * `orgreport limits apply FILE [--dry-run]`: credit limits from a CSV, JSON or XLSX file of
- * `email,limit`. Every row is validated first (errors name the row), the valid ones are sent in batches
- * of at most 100, and each is printed as set or failed. A row with an e-mail and an empty limit leaves
- * that user as they are (nothing is sent: the API cannot remove a limit); those rows are counted, as
- * "left". Exit code: 1 when the server refused or did not receive some entries, 2 when only rows of
- * the file were invalid, 0 when nothing failed.
- * With a store (`--store`), every limit the API accepted is recorded in it, batch by batch (the API
- * cannot read limits back).
+ * Credit limits applied from a file (`orgreport limits apply`), each accepted limit recorded in the
+ * store when there is one (the API cannot read limits back).
  */
 import { resolve } from 'node:path';
 import { type CreditLimitUpdated, type OrgClient, yesterdayUtc } from '@orgreport/api-core';
-import { connect } from '@orgreport/pipeline/connect';
-import { CliError, exitCodeOf, messageOf, UsageError } from '@orgreport/pipeline/errors';
-import type { LimitRowError } from '@orgreport/pipeline/limits';
-import { readLimitsFile, sendInBatches } from '@orgreport/pipeline/limits';
-import { configuredOrgId } from '@orgreport/pipeline/settings';
-import type { Config, ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-
-export interface LimitsApplyOptions extends ConfigFlags {
-  /** The store that records the limits set (or ORGREPORT_STORE / config `store`). */
-  store?: string;
-  dryRun?: boolean;
-}
+import { connect } from '../connect.ts';
+import type { RunContext } from '../context.ts';
+import { CliError, exitCodeOf, messageOf, UsageError } from '../errors.ts';
+import type { Reporter } from '../reporter.ts';
+import { configuredOrgId, type Settings } from '../settings.ts';
+import type { LimitRowError } from './parse.ts';
+import { readLimitsFile } from './read.ts';
+import { sendInBatches } from './send.ts';
 
 /**
  * With a store: what keeps each batch the API accepted in `_limits/org_id=<id>/limits.jsonl`. The
@@ -31,7 +20,7 @@ export interface LimitsApplyOptions extends ConfigFlags {
  * configured one, else the analytics `meta.org_id` of one day of `/activity` (as a sync finds it).
  */
 async function limitsRecorder(
-  config: Config,
+  config: Settings,
   store: string,
   client: OrgClient,
 ): Promise<(accepted: CreditLimitUpdated[]) => Promise<void>> {
@@ -64,19 +53,35 @@ function failedLine(e: LimitRowError): string {
   return `failed   row ${e.row}${e.email ? ` ${e.email}` : ''}: ${e.message}`;
 }
 
-/** Validates and applies the limits of `file`. */
-export async function limitsApply(
-  file: string,
-  options: LimitsApplyOptions,
-  ctx: CommandContext,
+/** What to apply: the file and whether to send. */
+export interface LimitsApplyRequest {
+  /** The CSV, JSON or XLSX file of `email,limit`, as the user named it (relative to the working folder). */
+  file: string;
+  /** Validate and report each row; send nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * Validates and applies the limits of a file: every row validated first (errors name the row),
+ * the valid ones sent in batches of at most 100; `out` receives a line per row (set, failed, valid
+ * on a dry run) and the closing count. A row with an e-mail and an empty limit leaves that user as
+ * they are (the API cannot remove a limit). With `settings.store`, every limit the API accepted is
+ * recorded in it, batch by batch. Throws when some were not applied: a failure when the server
+ * refused or did not receive some, an input error when only rows of the file were invalid.
+ */
+export async function applyLimitsFile(
+  config: Settings,
+  request: LimitsApplyRequest,
+  ctx: RunContext,
+  reporter: Reporter,
+  out: (line: string) => void,
 ): Promise<void> {
-  const { config, reporter } = setUp(options, ctx);
+  const { file } = request;
   const parsed = await readLimitsFile(resolve(ctx.io.cwd, file), file);
-  const out = (line: string) => ctx.io.stdout.write(`${line}\n`);
   for (const e of parsed.errors) out(failedLine(e));
   for (const r of parsed.left) reporter.debug(`left     row ${r.row} ${r.email}: the limit is empty`);
   const left = `${parsed.left.length} left as they are (empty limit)`;
-  if (options.dryRun) {
+  if (request.dryRun) {
     for (const r of parsed.rows) out(`valid    row ${r.row} ${r.email} ${r.limit}`);
     out(`dry run: ${parsed.rows.length} to set, ${left}, ${parsed.errors.length} invalid; nothing sent`);
     if (parsed.errors.length > 0) throw new UsageError(`${file}: ${parsed.errors.length} invalid row(s)`);

@@ -10,7 +10,7 @@ import { startEmulator } from '@orgreport/pipeline/connect';
 import { UsageError } from '@orgreport/pipeline/errors';
 import { nonNegativeNumber, positiveInteger } from '@orgreport/pipeline/input';
 import { OutputSet } from '@orgreport/pipeline/output';
-import type { CommandContext } from '../context.ts';
+import type { CommandContext } from '../../context.ts';
 
 export interface EmulatorCommandOptions {
   port?: string;

@@ -6,8 +6,8 @@
 import { distributeMonth, type PlanSummary } from '@orgreport/pipeline/distribute';
 import { UsageError } from '@orgreport/pipeline/errors';
 import type { AcquireFlags } from '@orgreport/pipeline/snapshot';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
 
 export interface DistributeOptions extends ConfigFlags, AcquireFlags {
   dryRun?: boolean;

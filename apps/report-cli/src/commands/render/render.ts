@@ -1,8 +1,8 @@
 /** `orgreport render --snapshot DIR`: re-render a past month from its snapshot, offline and without a key. */
 import { type RenderRequest, renderSnapshotReport } from '@orgreport/pipeline/report';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { printReportResult } from '../print/summary.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
+import { printReportResult } from '../../print/summary.ts';
 
 export interface RenderOptions extends ConfigFlags, RenderRequest {
   /** Print one JSON summary on stdout instead of the text summary. */

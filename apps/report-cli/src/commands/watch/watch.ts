@@ -7,9 +7,9 @@
 import { scrubText } from '@orgreport/api-core/redact';
 import { UsageError } from '@orgreport/pipeline/errors';
 import { backtestStore, type WatchRequest, watchStore } from '@orgreport/pipeline/watch';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
-import { printBacktest, printWatch } from '../watch/print.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
+import { printBacktest, printWatch } from '../../watch/print.ts';
 
 export interface WatchOptions extends ConfigFlags, WatchRequest {
   json?: boolean;

@@ -2,8 +2,8 @@
 
 import { UsageError } from '@orgreport/pipeline/errors';
 import { positiveInteger } from '@orgreport/pipeline/input';
-import type { ConfigFlags } from '../config/config.ts';
-import { type CommandContext, setUp } from '../context.ts';
+import type { ConfigFlags } from '../../config/config.ts';
+import { type CommandContext, setUp } from '../../context.ts';
 
 export const QUERY_FORMATS = ['table', 'csv', 'json'] as const;
 type QueryFormat = (typeof QUERY_FORMATS)[number];
