@@ -67,8 +67,6 @@ describe('one home', () => {
       'packages/api-core/src/files.ts',
       // Commits a run's output set: files and folders that appear together, or not at all.
       'packages/pipeline/src/output/atomic.ts',
-      // writePrivateFile: to become writeFileAtomic(path, text, { mode: 0o600, folderMode: 0o700 }).
-      'packages/pipeline/src/watch/kept-files.ts',
       // Moves an organization's dataset folder aside before the rebuilt one is moved in.
       'packages/store/src/rebuild.ts',
     ]);
