@@ -1,7 +1,8 @@
 /**
  * One home for each default and each helper the packages share: a `DEFAULT_*` constant is declared
- * once in the workspace (others import it), and a secret is masked with the one mark of
- * `@orgreport/api-core/redact`, never a mark of another module's own.
+ * once in the workspace (others import it), a secret is masked with the one mark of
+ * `@orgreport/api-core/redact`, never a mark of another module's own, and a file is written whole
+ * (aside, flushed, renamed over) by `@orgreport/api-core/files`, never by a rename of a module's own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,5 +54,21 @@ describe('one home', () => {
       .filter(({ line }) => /(['"`])(?:\*{3}|\[redacted\])\1/.test(line))
       .map((l) => l.where);
     expect(marks).toEqual(['packages/api-core/src/redact.ts:15']);
+  });
+
+  it("for atomic file writes: only api-core's files.ts renames a temporary over a file", () => {
+    // A call of the file system's rename (not a method such as a data frame's `.rename(`).
+    const renames = new Set(
+      lines
+        .filter(({ line }) => /(?:^|[^.\w]|\bfs\.|\bpromises\.)rename(?:Sync)?\(/.test(line))
+        .map((l) => l.where.replace(/:\d+$/, '')),
+    );
+    expect([...renames].sort()).toEqual([
+      'packages/api-core/src/files.ts',
+      // Commits a run's output set: files and folders that appear together, or not at all.
+      'packages/pipeline/src/output/atomic.ts',
+      // Moves an organization's dataset folder aside before the rebuilt one is moved in.
+      'packages/store/src/rebuild.ts',
+    ]);
   });
 });

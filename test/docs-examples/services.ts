@@ -4,7 +4,7 @@
  * environment variables a reader would set, may map a placeholder address of the text to itself,
  * and counts what it received, so that an example that needs it passes only when it got something.
  */
-import { startS3 } from '../../packages/deliver/src/testing/s3-server.ts';
+import { startS3 } from '@orgreport/test-servers/s3';
 import { startSlack } from '../../packages/deliver/src/testing/slack-server.ts';
 import { startTeamsWorkflow } from '../../packages/deliver/src/testing/teams-server.ts';
 import { startWebhookReceiver } from '../../packages/deliver/src/testing/webhook-receiver.ts';
@@ -79,7 +79,7 @@ export async function startService(service: Service, needs: ServiceNeeds): Promi
       };
     }
     case 's3': {
-      const s3 = await startS3(matches(needs.code, /s3:\/\/([a-z0-9][-.a-z0-9]*)\//g));
+      const s3 = await startS3({ buckets: matches(needs.code, /s3:\/\/([a-z0-9][-.a-z0-9]*)\//g) });
       return {
         env: {
           ORGREPORT_S3_ENDPOINT: s3.endpoint,

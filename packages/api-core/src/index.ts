@@ -9,6 +9,7 @@ export * from './client.ts';
 export * from './dates.ts';
 export * from './errors.ts';
 export * from './file-lock.ts';
+export * from './files.ts';
 export * from './hook-events.ts';
 export { type BodyFilter, dropJsonMembers } from './json-member-filter.ts';
 export { ConcurrencyLimiter } from './limiter.ts';

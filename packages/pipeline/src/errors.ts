@@ -1,6 +1,7 @@
 /**
- * Typed errors of the CLI. Commands throw them; only `run()` turns them into a message and an exit
- * code (see {@link exitCodeOf}), so no command ever calls `process.exit`.
+ * Typed errors of a run. The pipeline's functions throw them and never end the process; the CLI's
+ * `run()` alone turns any error into a message and an exit code (see {@link exitCodeOf}), and a
+ * program calling the pipeline can do the same.
  */
 import { DamagedStoreError } from '@orgreport/store/errors';
 

@@ -1,5 +1,5 @@
 /**
- * Logging and progress on stderr: levels error < warn < info < debug, a live line per stage on a
+ * Logging and progress on a stream (the CLI's stderr): levels error < warn < info < debug, a live line per stage on a
  * terminal and plain lines otherwise. Every message passes through `scrubText` with the run's
  * secrets, so the API key never reaches a log.
  */

@@ -16,10 +16,10 @@ import {
   tokensDaySchema,
   toolsDaySchema,
 } from '@orgreport/api-core';
+import { flushFile, publish, tempPath } from '@orgreport/api-core/files';
 import { collectUnknownKeys } from '@orgreport/snapshot';
 import { engineRead } from './damage.ts';
 import { type Engine, sqlName, sqlString, storedExpression } from './engine.ts';
-import { flushFile, publish, tempPath } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import type { SpanInfo } from './raw.ts';
 import { type RowTable, rowsOfSnapshot } from './rows.ts';

@@ -3,8 +3,8 @@
  * (api-core's file lock: whole or not at all, a stale one taken over by one process only).
  */
 import { type HeldLock, takeFileLock } from '@orgreport/api-core/file-lock';
+import { tempPath } from '@orgreport/api-core/files';
 import { StoreLockedError } from './errors.ts';
-import { tempPath } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 
 /** A held lock; `release` removes it (only if it is still ours). */

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { DayRange, IsoDate, Snapshot } from '@orgreport/api-core';
+import { publish, tempPath } from '@orgreport/api-core/files';
 import { MANIFEST_FILE, readSnapshot, USER_DAYS_FILE, writeSnapshot } from '@orgreport/snapshot';
-import { entries, publish, tempPath } from './files.ts';
+import { entries } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
 

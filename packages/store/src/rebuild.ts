@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import type { Clock } from '@orgreport/api-core';
+import { publish, tempPath } from '@orgreport/api-core/files';
 import { applySpan, stateAfterSpan } from './apply.ts';
 import { Engine } from './engine.ts';
 import { StoreError } from './errors.ts';
-import { entries, publish, tempPath } from './files.ts';
+import { entries } from './files.ts';
 import { StoreLayout } from './layout.ts';
 import { lockOrganization } from './lock.ts';
 import { listRawSpans, readRawSpan } from './raw.ts';

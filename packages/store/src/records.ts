@@ -12,6 +12,7 @@
  */
 import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { flushFolder } from '@orgreport/api-core/files';
 import { damaged, insideStore } from './damage.ts';
 import { DamagedStoreError } from './errors.ts';
 import { StoreLayout } from './layout.ts';
@@ -139,20 +140,6 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** Flushes a folder's entries (a file created in it) to the disk, where the platform allows it. */
-async function flushFolder(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot open or flush a folder: the file itself is flushed.
-  }
 }
 
 /**

@@ -16,11 +16,12 @@
  *
  * Readers fetch only the partitions they read, each checked against the sha256 the state names.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeFileAtomic } from '@orgreport/api-core/files';
 import { type ObjectStore, ObjectStoreError, openObjectStore, parseObjectUrl } from '@orgreport/object-store';
 import { DamagedStoreError, StoreError } from './errors.ts';
 import { hiveValue, PART_FILE } from './hive.ts';
@@ -54,12 +55,9 @@ function processCache(): string {
 
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** Writes `bytes` to `path` through a file beside it and a rename. */
-async function writeWhole(path: string, bytes: Buffer | string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const draft = `${path}.${randomBytes(4).toString('hex')}.part`;
-  await writeFile(draft, bytes);
-  await rename(draft, path);
+/** Writes `bytes` to the cache at `path` whole, through a file beside it (not flushed: a cache, gone at exit). */
+function writeWhole(path: string, bytes: Buffer | string): Promise<void> {
+  return writeFileAtomic(path, bytes, { flush: false });
 }
 
 /** Every file under `dir`, as paths relative to it (`/`-separated). */

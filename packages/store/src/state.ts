@@ -5,8 +5,9 @@
  * of its partitions are, so a sync killed before that fetches the day again.
  */
 import { addDays, type DayRange, type IsoDate, type RowCheck } from '@orgreport/api-core';
+import { writeFileAtomic } from '@orgreport/api-core/files';
 import { damaged, readJsonFile } from './damage.ts';
-import { entries, writeFileAtomic } from './files.ts';
+import { entries } from './files.ts';
 import type { StoreLayout } from './layout.ts';
 import { STORE_SCHEMA_VERSION } from './schema.ts';
 
@@ -92,7 +93,9 @@ export async function readStates(layout: StoreLayout): Promise<OrgState[]> {
 }
 
 export async function writeState(layout: StoreLayout, state: OrgState): Promise<void> {
-  await writeFileAtomic(layout.tmp, layout.stateFile(state.orgId), `${JSON.stringify(state, null, 2)}\n`);
+  await writeFileAtomic(layout.stateFile(state.orgId), `${JSON.stringify(state, null, 2)}\n`, {
+    tmpDir: layout.tmp,
+  });
 }
 
 /** `spans` with `range` added, merged into sorted, disjoint, non-adjacent spans. */

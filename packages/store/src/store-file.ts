@@ -3,9 +3,9 @@
  * every dataset's columns, so a reader without this package knows what the files hold.
  */
 import { stat } from 'node:fs/promises';
+import { writeFileAtomic } from '@orgreport/api-core/files';
 import { readJsonFile } from './damage.ts';
 import { DamagedStoreError, StoreError } from './errors.ts';
-import { writeFileAtomic } from './files.ts';
 import { STORE_FILE, StoreLayout } from './layout.ts';
 import { isRemoteRoot, RemoteStore } from './remote.ts';
 import { DATASETS, STORE_SCHEMA_VERSION } from './schema.ts';
@@ -62,7 +62,9 @@ export async function openStore(root: string, options: OpenStoreOptions = {}): P
   if (isRemoteRoot(root)) return openRemoteStore(root, options);
   const layout = new StoreLayout(root);
   const write = () =>
-    writeFileAtomic(layout.tmp, layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`);
+    writeFileAtomic(layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`, {
+      tmpDir: layout.tmp,
+    });
   if ((await exists(root)) && !(await isDirectory(root))) {
     throw new StoreError(`the store folder ${root} is a file, not a folder`);
   }
@@ -104,7 +106,9 @@ async function openRemoteStore(url: string, options: OpenStoreOptions): Promise<
   const remote = RemoteStore.open(url);
   const layout = new StoreLayout(remote.cache, remote);
   const write = () =>
-    writeFileAtomic(layout.tmp, layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`);
+    writeFileAtomic(layout.storeFile, `${JSON.stringify(storeDescription(), null, 2)}\n`, {
+      tmpDir: layout.tmp,
+    });
   if (!(await remote.pullStoreFile())) {
     if (!options.create) {
       throw new StoreError(

@@ -5,7 +5,7 @@
  * NoSuchKey when the object is gone), two conditional writes racing for one key leave one written
  * and the other 409 ConditionalRequestConflict; unconditional writes still overwrite.
  */
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3, type TestS3 } from './s3.ts';
 
@@ -106,6 +106,27 @@ describe('the test S3: conditional writes as AWS documents them', () => {
     await slow;
     expect(await read('a/plain')).toBe('v3');
     expect(s3.requests.filter((r) => r.startsWith('PUT /b/a/plain')).length).toBe(4);
+  });
+
+  it("records each request's header names; s3rver's own endpoint reads past the proxy, unrecorded", async () => {
+    const from = s3.requests.length;
+    await put('a/headers', 'h', { IfNoneMatch: '*' });
+    expect(s3.requests.slice(from)).toEqual(['PUT /b/a/headers?x-id=PutObject']);
+    expect(s3.headerNames.length).toBe(s3.requests.length);
+    expect(s3.headerNames.at(-1)).toEqual(expect.arrayContaining(['if-none-match', 'authorization']));
+    const direct = new S3Client({
+      endpoint: s3.directEndpoint,
+      region: s3.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
+    try {
+      const got = await direct.send(new GetObjectCommand({ Bucket: 'b', Key: 'a/headers' }));
+      expect(await got.Body!.transformToString()).toBe('h');
+    } finally {
+      direct.destroy();
+    }
+    expect(s3.requests.length).toBe(from + 1);
   });
 
   it('a fault after forwarding: the write lands, its answer is an error', async () => {

@@ -12,10 +12,11 @@
  *   `ConditionalRequestConflict` (the caller retries).
  *
  * Writes to one key are serialized (the check and the write of a conditional one are one step), so
- * the conditions hold however requests interleave. The proxy also records every request and can
- * answer the next ones with S3's error responses (503 `SlowDown`, 500 `InternalError`), and hold
- * conditional writes for a while so a test can make two of them race. s3rver refuses an unknown
- * access key id (403 `InvalidAccessKeyId`); it does not verify signatures.
+ * the conditions hold however requests interleave. The proxy also records every request (and the
+ * names of its headers) and can answer the next ones with S3's error responses (503 `SlowDown`,
+ * 500 `InternalError`), and hold conditional writes for a while so a test can make two of them
+ * race. s3rver refuses an unknown access key id (403 `InvalidAccessKeyId`); it does not verify
+ * signatures, and it does not implement AbortMultipartUpload (405).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -66,6 +67,8 @@ export interface StartS3Options {
 export interface TestS3 {
   /** The proxy's endpoint (conditional writes, faults and the request log apply). */
   endpoint: string;
+  /** s3rver's own endpoint, for reading back past the proxy. */
+  directEndpoint: string;
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
@@ -75,6 +78,8 @@ export interface TestS3 {
   client(): S3Client;
   /** Requests that went through the proxy: `PUT /bucket/key`. */
   requests: string[];
+  /** The names of the headers of each request, in the same order. */
+  headerNames: string[][];
   /** Conditional writes refused (412, 404) or in conflict (409): `409 PUT /bucket/key`. */
   refusals: string[];
   /** Answers the next (matching) requests with these faults, in order. */
@@ -145,6 +150,7 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
   });
 
   const requests: string[] = [];
+  const headerNames: string[][] = [];
   const refusals: string[] = [];
   const faults: S3Fault[] = [];
   let holdMs = 0;
@@ -273,6 +279,7 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
   const proxy = createServer((req, res) => {
     const line = `${req.method} ${req.url}`;
     requests.push(line);
+    headerNames.push(Object.keys(req.headers));
     const at = faults.findIndex((f) => f.match === undefined || f.match.test(line));
     const fault = at === -1 ? undefined : faults.splice(at, 1)[0];
     if (fault?.afterForwarding) lostAnswers.set(req, fault);
@@ -312,6 +319,7 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
 
   return {
     endpoint,
+    directEndpoint: `http://127.0.0.1:${s3Port}`,
     region,
     accessKeyId,
     secretAccessKey,
@@ -324,6 +332,7 @@ export async function startS3(options: StartS3Options): Promise<TestS3> {
     },
     client: () => new S3Client({ endpoint, region, forcePathStyle: true, credentials }),
     requests,
+    headerNames,
     refusals,
     fail: (...more) => faults.push(...more),
     holdConditionalWrites: (ms) => {

@@ -4,11 +4,9 @@
  * only (0600) unless `ORGREPORT_FILE_MODE` (octal, like 640) relaxes it. It stores the documents, so
  * in a group it goes first and the others receive the folder as a link.
  */
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { copyFileAtomic, flushFolder } from '@orgreport/api-core/files';
 import {
   DestinationError,
   defineDestination,
@@ -34,37 +32,6 @@ const LASTING_CODES = new Set([
 function fileMode(settings: Readonly<Record<string, string | undefined>>): number {
   const value = settings[MODE_SETTING]?.trim();
   return value ? Number.parseInt(value, 8) : 0o600;
-}
-
-/** Makes the folder's new entries durable (where the file system allows a folder to be synced). */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a folder; the renames are still atomic.
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Copies `from` to `to` through a file beside it (mode `mode`, flushed), then renames it over `to`. */
-async function copyAtomic(from: string, to: string, folder: string, mode: number): Promise<void> {
-  const aside = join(folder, `.orgreport-${process.pid}-${randomBytes(6).toString('hex')}.part`);
-  try {
-    await pipeline(createReadStream(from), createWriteStream(aside, { flags: 'wx', mode }));
-    await chmod(aside, mode); // the umask may have taken bits the caller asked for
-    const handle = await open(aside, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(aside, to);
-  } catch (error) {
-    await rm(aside, { force: true });
-    throw error;
-  }
 }
 
 /** The `dir` destination: `dir:PATH`. */
@@ -105,9 +72,9 @@ export const dirDestination = defineDestination<string>({
           throw new PermanentDeliveryError(`dir:${path}`, `not a plain file name: ${document.filename}`);
         }
         context.log(`dir: ${document.filename} into ${folder}`);
-        await copyAtomic(document.path, join(folder, document.filename), folder, mode);
+        await copyFileAtomic(document.path, join(folder, document.filename), { mode });
       }
-      await syncFolder(folder);
+      await flushFolder(folder);
     } catch (error) {
       if (error instanceof PermanentDeliveryError) throw error;
       const code = (error as NodeJS.ErrnoException).code;

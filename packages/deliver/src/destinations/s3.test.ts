@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { startS3, type TestS3 } from '@orgreport/test-servers/s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DestinationError, PermanentDeliveryError, RetryableDeliveryError } from '../destination.ts';
 import {
@@ -15,7 +16,6 @@ import {
   type TestFiles,
   testFiles,
 } from '../testing/destination-fixtures.ts';
-import { startS3, type TestS3 } from '../testing/s3-server.ts';
 import { S3_PART_BYTES, s3 } from './s3.ts';
 
 let files: TestFiles;
@@ -31,7 +31,7 @@ afterAll(async () => {
   expect(leakedSecrets(outputs, secrets)).toEqual([]);
 });
 beforeEach(async () => {
-  server = await startS3(['reports']);
+  server = await startS3({ buckets: ['reports'] });
   secrets.push(server.secretAccessKey);
 });
 afterEach(() => server.close());
@@ -304,6 +304,6 @@ describe('s3 delivery against s3rver', () => {
     );
     expect(error).toBeInstanceOf(RetryableDeliveryError);
     expect(error.message).toBe('could not reach S3 (ECONNREFUSED)');
-    server = await startS3(['reports']);
+    server = await startS3({ buckets: ['reports'] });
   });
 });

@@ -9,9 +9,9 @@
  * the state before the other's alerts were remembered, so what it found is stale; run again, it
  * starts from the other's state and its outbox, and the ledger sends nothing twice.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '@orgreport/api-core/files';
 import { isRemoteRoot, readStoreDocument, writeStoreDocument } from '@orgreport/store';
 import { CliError } from '../errors.ts';
 
@@ -70,21 +70,5 @@ export async function writeKept(store: string, key: string, text: string | null)
 
 /** Writes a file of the watch whole (0600, its folder 0700) through a temporary file and a rename. */
 export async function writePrivateFile(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // The mode is set again in case a umask took bits off at creation (it never adds any).
-    await chmod(tmp, 0o600);
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, text, { mode: 0o600, folderMode: 0o700 });
 }
