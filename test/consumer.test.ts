@@ -166,6 +166,7 @@ import { fetchSnapshot } from '@orgreport/snapshot';
 import { section } from '@orgreport-example/section-weekday';
 import { createDestinations, type Destinations } from '@orgreport/deliver';
 import { destination } from '@orgreport-example/destination-ntfy';
+import { distributeMonth, Reporter, runContext, type Settings, settingsFor } from '@orgreport/pipeline';
 
 export const destinations: Destinations = createDestinations([destination]);
 export const topic: string = destination.parse('ntfy:reports').topic;
@@ -180,6 +181,12 @@ export async function monthModel(): Promise<ReportModel> {
   const model = buildReportModel(snapshot, { generatedAt: now().toISOString(), sections: [section] });
   const html: string = await renderHtml(model);
   return html.length > 0 ? model : model;
+}
+
+export async function distributed(): Promise<number> {
+  const settings: Settings = settingsFor({ outDir: 'reports', today: '2026-11-22' });
+  const result = await distributeMonth(settings, { demo: true, month: '2026-10' }, runContext(), new Reporter(process.stderr, 'warn'));
+  return result.sent.length + result.skipped.length;
 }
 `,
     );

@@ -106,7 +106,8 @@ describe('PDF page isolation', () => {
       expect(markers, file).toEqual([`marker-${n}-only`]);
       expect(pdfinfo(file)).toContain(`Title:           doc ${n}`);
     }
-  });
+    // 60 documents printed and read back by two tools each: a minute on a loaded machine.
+  }, 180_000);
 
   it('renders hostile data as text with zero external requests', async () => {
     const blockedBefore = renderer.blockedRequests.length;
