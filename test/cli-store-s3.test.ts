@@ -148,8 +148,9 @@ describe('the store in a bucket, through the CLI', () => {
         });
         child.once('exit', (code) => resolve({ code, err }));
       });
-    // Each commit holds its key a while: the second sync's commit meets the first's.
-    s3.holdConditionalWrites(1500);
+    // Each commit holds its key a while: the second sync's commit meets the first's (a few seconds:
+    // on a loaded machine the two processes' commits can come that far apart).
+    s3.holdConditionalWrites(5000);
     const before = s3.refusals.length;
     let a: { code: number | null; err: string };
     let b: { code: number | null; err: string };
