@@ -223,6 +223,14 @@ export function organizationConfigs(config: Settings, allOrgs = false): Settings
   return [config];
 }
 
+/** The store the settings name; an input error without one. */
+export function requireStore(config: SourceSettings): string {
+  if (!config.store) {
+    throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
+  }
+  return config.store;
+}
+
 /** The API connection settings; throws when the address or the key is missing (the key: exit code 3). */
 export function requireConnection(config: ConnectionSettings): {
   apiKey: string;

@@ -140,12 +140,11 @@ async function parseScopeFlag(text: string): Promise<ScopeSpec> {
  */
 export async function produceMonthlyReports(
   configured: Settings,
-  request: MonthlyRequest,
+  options: MonthlyRequest,
   ctx: RunContext,
   reporter: Reporter,
   onReport: (result: ProduceResult) => void = () => {},
 ): Promise<ProduceResult[]> {
-  const options = request;
   // The demo organization comes with its prices (and its directory, below) unless others are set.
   const config = options.demo ? withDemoPrices(configured) : configured;
   reportPeriod(options, config); // a bad month fails before anything starts

@@ -6,9 +6,8 @@
 import type { ReportSection } from '@orgreport/metrics';
 import type { RunContext } from '../context.ts';
 import { loadDirectory } from '../directory/read.ts';
-import { UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
-import type { Settings } from '../settings.ts';
+import { requireStore, type Settings } from '../settings.ts';
 import { type AcquireFlags, reportPeriod } from '../snapshot/acquire.ts';
 import { checkChromium, checkDelivery, checkTemplates } from './checks.ts';
 import { type ProduceResult, produceReport, reportFormats } from './produce.ts';
@@ -29,9 +28,7 @@ export async function rollupReport(
   ctx: RunContext,
   reporter: Reporter,
 ): Promise<ProduceResult> {
-  if (!config.store) {
-    throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
-  }
+  const store = requireStore(config);
   const period = reportPeriod(request, config);
   checkDelivery(config);
   const formats = reportFormats(config, request.attachXlsx);
@@ -42,7 +39,7 @@ export async function rollupReport(
   const { BUILTIN_SECTIONS } = await import('@orgreport/metrics');
   const sections: ReportSection[] = configured ?? BUILTIN_SECTIONS.filter((s) => !NOT_IN_A_ROLLUP.has(s.id));
   const { rollupFromStore } = await import('../store/read-rollup.ts');
-  const { snapshot, organizations } = await rollupFromStore(config.store, period, config, reporter);
+  const { snapshot, organizations } = await rollupFromStore(store, period, config, reporter);
   return produceReport(snapshot, {
     config,
     reporter,

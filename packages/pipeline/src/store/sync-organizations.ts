@@ -8,7 +8,7 @@ import type { IsoDate, IsoMonth } from '@orgreport/api-core';
 import type { RunContext } from '../context.ts';
 import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
-import { configuredOrgId, organizationConfigs, type Settings, type SourceSettings } from '../settings.ts';
+import { configuredOrgId, organizationConfigs, requireStore, type Settings } from '../settings.ts';
 import { checkBeforeSync, recordRun, type SyncRunOutcome } from './sync-runs.ts';
 import { type SyncOutcome, syncIntoStore } from './sync-store.ts';
 
@@ -26,14 +26,6 @@ export interface StoreSyncRequest {
   allOrgs?: boolean;
 }
 
-/** The store the settings name; an input error without one. */
-export function storeOf(config: SourceSettings): string {
-  if (!config.store) {
-    throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
-  }
-  return config.store;
-}
-
 /**
  * Syncs each organization the settings choose into `settings.store`; `onSynced` sees each one's
  * outcome as it is done. One organization failing does not stop the others; the run then throws
@@ -46,7 +38,7 @@ export async function syncOrganizations(
   reporter: Reporter,
   onSynced: (outcome: SyncOutcome) => void = () => {},
 ): Promise<SyncOutcome[]> {
-  const store = storeOf(config);
+  const store = requireStore(config);
   const { since, until, refetch, demoUsers } = request;
   if (since && until && since > until) {
     throw new UsageError(`--since ${since} is after --until ${until}`);
@@ -105,7 +97,7 @@ export async function rebuildStoreDatasets(
   config: Settings,
   reporter: Reporter,
 ): Promise<Array<{ orgId: string; spans: number }>> {
-  const store = storeOf(config);
+  const store = requireStore(config);
   const { rebuildStore } = await import('@orgreport/store');
   const stage = reporter.stage('rebuild');
   const results = await rebuildStore(store, {

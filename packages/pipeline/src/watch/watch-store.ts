@@ -35,7 +35,7 @@ import { demoDirectory } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, messageOf, UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
-import { configuredOrgId, type Settings, type SourceSettings } from '../settings.ts';
+import { configuredOrgId, requireStore, type Settings } from '../settings.ts';
 import { demoUsersOf } from '../snapshot/period.ts';
 import { AlertDocuments, type AlertPlan, alertDeliveries, planAlertDeliveries } from './deliver-alerts.ts';
 import { readLimitRecords, readSyncRuns } from './inputs.ts';
@@ -96,14 +96,6 @@ export interface WatchOutcome {
   delivery?: WatchDelivery;
   /** An organization that could not be read, or a delivery that failed: to throw once the outcome is reported. */
   failure?: unknown;
-}
-
-/** The store the settings name; an input error without one. */
-function requireStore(config: SourceSettings): string {
-  if (!config.store) {
-    throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
-  }
-  return config.store;
 }
 
 /** The rules of the settings' `watch` key (its defaults when there is none). */

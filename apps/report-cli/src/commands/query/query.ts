@@ -2,6 +2,7 @@
 
 import { UsageError } from '@orgreport/pipeline/errors';
 import { positiveInteger } from '@orgreport/pipeline/input';
+import { requireStore } from '@orgreport/pipeline/settings';
 import type { ConfigFlags } from '../../config/config.ts';
 import { type CommandContext, setUp } from '../../context.ts';
 
@@ -51,9 +52,7 @@ function table(columns: string[], rows: unknown[][], numeric: boolean[]): string
 /** Runs `sql` against the store of `--store` and prints its rows. */
 export async function query(sql: string, options: QueryOptions, ctx: CommandContext): Promise<void> {
   const { config, reporter } = setUp(options, ctx);
-  if (!config.store) {
-    throw new UsageError('no store: give --store DIR (or ORGREPORT_STORE, or "store" in the config file)');
-  }
+  const folder = requireStore(config);
   const format = (options.format ?? 'table') as QueryFormat;
   if (!QUERY_FORMATS.includes(format)) {
     throw new UsageError(
@@ -64,7 +63,7 @@ export async function query(sql: string, options: QueryOptions, ctx: CommandCont
   if (sql.trim() === '')
     throw new UsageError('the SQL is empty: give a query such as "SELECT count(*) FROM user_days"');
   const { StoreQuery } = await import('@orgreport/store');
-  const store = await StoreQuery.open(config.store);
+  const store = await StoreQuery.open(folder);
   try {
     const result = await store.run(sql);
     const rows = result.rows.slice(0, maxRows);

@@ -5,8 +5,9 @@
  */
 import { type IsoDate, type IsoMonth, isIsoDate, parseIsoMonth } from '@orgreport/api-core';
 import { UsageError } from '@orgreport/pipeline/errors';
+import { requireStore } from '@orgreport/pipeline/settings';
 import { demoUsersOf } from '@orgreport/pipeline/snapshot';
-import { rebuildStoreDatasets, storeOf, syncOrganizations } from '@orgreport/pipeline/store';
+import { rebuildStoreDatasets, syncOrganizations } from '@orgreport/pipeline/store';
 import type { ConfigFlags } from '../../config/config.ts';
 import { type CommandContext, setUp } from '../../context.ts';
 import { jsonSummary } from '../../print/summary.ts';
@@ -47,7 +48,7 @@ function months(value: string | undefined): IsoMonth[] | undefined {
 export async function sync(options: SyncOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
   const { config, reporter } = setUp(options, ctx);
-  const store = storeOf(config);
+  const store = requireStore(config);
   if (options.rebuild) {
     if (options.since || options.until || options.refetch || options.demo) {
       throw new UsageError('--rebuild fetches nothing: it takes no --since, --until, --refetch or --demo');
