@@ -109,8 +109,54 @@ export const USER_DAY_SUMS = [
   'hooks',
 ] as const satisfies ReadonlyArray<UserDayColumn>;
 
+/**
+ * A column of a numeric field: a JS array (null where a row has no value), or a typed array of
+ * the values when none is null. The store's read gives typed arrays: 8 or 4 bytes a value, where a
+ * JS array of doubles with one null among them holds every value as an object of its own.
+ */
+export type NumberColumn<T> = Array<T> | Float64Array | Int32Array;
+
 /** `/users` rows held as one array per field (the form arquero reads without copying). */
-export type UserDayColumns = { [K in UserDayColumn]: Array<UserDay[K]> };
+export type UserDayColumns = {
+  [K in UserDayColumn]: [UserDay[K]] extends [number | null | undefined]
+    ? NumberColumn<UserDay[K]>
+    : Array<UserDay[K]>;
+};
+
+/** The text and list columns of the `/users` rows, which a reader may hand over as codes (see {@link UserDayCodes}). */
+export const USER_DAY_TEXT_COLUMNS = [
+  'user_id',
+  'user_email',
+  'primary_model',
+  'primary_model_tier',
+  'delegation_level',
+  'languages',
+] as const satisfies ReadonlyArray<UserDayColumn>;
+export type UserDayTextColumn = (typeof USER_DAY_TEXT_COLUMNS)[number];
+
+/**
+ * The `/users` columns' text and dates as the reader had them before making the JS values: a code
+ * per row into a list of the texts (a list column's items joined by U+0001, '' for none; null for
+ * a null value) and the days since 1970-01-01. The store's read has them; the report's encoding
+ * then works on the integers instead of hashing every row's strings again.
+ */
+export interface UserDayCodes {
+  date: ArrayLike<number | null>;
+  text: Record<UserDayTextColumn, { codes: ArrayLike<number | null>; values: readonly string[] }>;
+}
+
+const userDayCodes = new WeakMap<UserDayColumns, UserDayCodes>();
+
+/** Records the codes `columns` were made from (see {@link UserDayCodes}); returns `columns`. */
+export function withUserDayCodes(columns: UserDayColumns, codes: UserDayCodes): UserDayColumns {
+  userDayCodes.set(columns, codes);
+  return columns;
+}
+
+/** The codes `columns` were made from, when their reader recorded them; columns made otherwise have none. */
+export function userDayCodesOf(columns: UserDayColumns): UserDayCodes | undefined {
+  return userDayCodes.get(columns);
+}
 
 /** Accumulates `/users` rows page by page into columns, so no page outlives its parse. */
 export class UserDayColumnsBuilder {

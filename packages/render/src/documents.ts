@@ -16,6 +16,7 @@ import {
   resolveSections,
 } from '@orgreport/metrics';
 import type { PageFonts } from './fonts.ts';
+import { writeJsonFile } from './json-file.ts';
 import type { PdfRenderer } from './pdf.ts';
 import type { RenderResults, RenderThread } from './render-thread.ts';
 
@@ -108,7 +109,7 @@ const json: DocumentFormat = {
   extension: 'json',
   // Written while the render thread lays out the page, this thread being idle until then.
   startsAtOnce: (context) => threadWork.get(context)?.page !== undefined,
-  write: (file, { model }) => writeFile(file, `${JSON.stringify(model, null, 2)}\n`),
+  write: (file, { model }) => writeJsonFile(file, model),
 };
 
 const html: DocumentFormat = {

@@ -138,6 +138,20 @@ describe('combineSnapshots', () => {
     expect(all.orgUsers.map((u) => u.id)).toEqual(['a1', 'b1']);
     expect(all.controls).toEqual([]);
     expect(all.manifest.organization).toEqual({ id: 'all', name: 'A and B' });
+  });
+
+  it("takes a part's typed-array columns (the store's read) value by value", () => {
+    const typed: Snapshot = {
+      ...b,
+      userDays: {
+        ...b.userDays,
+        billable_tokens: Float64Array.of(2),
+        tool_calls: Int32Array.of(4),
+      },
+    };
+    const both = combineSnapshots([a, typed], { id: 'all', name: 'A and B' });
+    expect(both.userDays.billable_tokens).toEqual([7, 2]);
+    expect(both.userDays.tool_calls).toEqual(all.userDays.tool_calls);
     expect(all.manifest.fetchedAt).toBe('2026-11-01T06:00:00.000Z'); // the older fetch
     expect(all.manifest.counts.tokens).toBe(2);
     expect(all.manifest.notes[0]).toMatch(/^Rollup of 2 organizations: A, B\./);

@@ -103,7 +103,15 @@ function mergeDays<T extends { date: string }>(lists: ReadonlyArray<readonly T[]
 
 function concatColumns(parts: readonly UserDayColumns[]): UserDayColumns {
   const out = {} as Record<string, unknown[]>;
-  for (const c of USER_DAY_COLUMNS) out[c] = parts.flatMap((p) => p[c] as unknown[]);
+  // Index by index: a part's column may be a typed array, which flatMap would not spread.
+  for (const c of USER_DAY_COLUMNS) {
+    const column: unknown[] = [];
+    for (const part of parts) {
+      const values = part[c] as ArrayLike<unknown>;
+      for (let i = 0; i < values.length; i++) column.push(values[i]);
+    }
+    out[c] = column;
+  }
   return out as unknown as UserDayColumns;
 }
 

@@ -25,7 +25,7 @@ describe('Engine.encodedColumns', () => {
       ('b', DATE '2026-09-30', 2.25, -3, NULL),
       (NULL, NULL, 0, 0, ['Go']),
       ('a' || chr(0) || 'z', DATE '1999-12-31', -0.5, 1, ['Go', 'Rust'])`);
-    const c = await engine.encodedColumns(COLUMNS, 't WHERE true', 'user_id, date');
+    const { columns: c } = await engine.encodedColumns(COLUMNS, 't WHERE true', 'user_id, date');
     expect(c).toEqual({
       user_id: ['a', 'a\u0000z', 'b', 'b', null],
       date: ['2026-10-01', '1999-12-31', '2026-09-30', '2026-10-02', null],
@@ -39,7 +39,7 @@ describe('Engine.encodedColumns', () => {
     await engine.run(
       `INSERT INTO t SELECT 'u' || (i % 7), DATE '2026-01-01' + CAST(i % 300 AS INTEGER), CASE WHEN i % 5 = 0 THEN NULL ELSE i / 4 END, CASE WHEN i % 3 = 0 THEN NULL ELSE i END, NULL FROM range(5000) r(i)`,
     );
-    const c = await engine.encodedColumns(COLUMNS, 't WHERE true', 'k');
+    const { columns: c } = await engine.encodedColumns(COLUMNS, 't WHERE true', 'k');
     const k = c.k as Array<number | null>;
     const n = c.n as Array<number | null>;
     expect(k.filter((v) => v === null)).toHaveLength(1667);
@@ -51,8 +51,37 @@ describe('Engine.encodedColumns', () => {
   });
 
   it('gives empty columns without rows', async () => {
-    const c = await engine.encodedColumns(COLUMNS, 't WHERE true', 'user_id');
+    const { columns: c } = await engine.encodedColumns(COLUMNS, 't WHERE true', 'user_id');
     expect(c).toEqual({ user_id: [], date: [], n: [], k: [], langs: [] });
+  });
+
+  it('gives a number column without a null as a typed array, and one whose first null comes past a chunk as every value', async () => {
+    // 5,000 rows: three chunks of DuckDB's 2,048. `n` has its only null in the third chunk.
+    await engine.run(
+      `INSERT INTO t SELECT 'u' || (i % 7), DATE '2026-01-01' + CAST(i % 300 AS INTEGER), CASE WHEN i = 4500 THEN NULL ELSE i / 4 END, i, ['Go'] FROM range(5000) r(i)`,
+    );
+    const { columns: c } = await engine.encodedColumns(COLUMNS, 't WHERE true', 'k');
+    expect(c.k).toBeInstanceOf(Int32Array);
+    expect(Array.from(c.k!)).toEqual([...Array(5000).keys()]);
+    expect(Array.isArray(c.n)).toBe(true);
+    expect(Array.from(c.n!)).toEqual([...Array(5000).keys()].map((i) => (i === 4500 ? null : i / 4)));
+  });
+
+  it('gives the codes the text, list and date columns were made from', async () => {
+    await engine.run(`INSERT INTO t VALUES
+      ('b', DATE '2026-10-02', 1, 1, ['Go', 'Rust']),
+      ('a', DATE '1970-01-03', 2, 2, []),
+      ('b', NULL, 3, 3, NULL),
+      (NULL, DATE '2026-10-01', 4, 4, ['Go'])`);
+    const { columns, codes } = await engine.encodedColumns(COLUMNS, 't WHERE true', 'k');
+    for (const name of ['user_id', 'langs']) {
+      const { codes: rowCodes, values } = codes[name]!;
+      const joined = Array.from(rowCodes, (k) => (k === null ? null : values[k]));
+      const back = Array.from(columns[name]!, (v) => (Array.isArray(v) ? v.join('\u0001') : v));
+      expect(joined).toEqual(back);
+    }
+    expect(codes.user_id!.values).toEqual(['a', 'b']);
+    expect(Array.from(codes.date!.codes)).toEqual([20_728, 2, null, 20_727]);
   });
 });
 

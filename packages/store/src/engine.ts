@@ -13,7 +13,7 @@ import type {
 } from '@duckdb/node-api';
 import type { RowTable } from './rows.ts';
 import type { ColumnSpec, ColumnType } from './schema.ts';
-import { copyItems } from './vectors.ts';
+import { ColumnReader, copyItems } from './vectors.ts';
 
 // DuckDB's API is CommonJS: required, not imported. An import has Node's loader scan its source and
 // each module it re-exports for their names (about 80 ms more, and the scanner compiled several times
@@ -106,7 +106,7 @@ function stagedValue(type: ColumnType, value: unknown): DuckDBValue {
 }
 
 /** Codes as the values they stand for (`values[code]`; null stays null). */
-function decoded(codes: readonly unknown[] = [], values: readonly unknown[]): unknown[] {
+function decoded(codes: ArrayLike<unknown> = [], values: readonly unknown[]): unknown[] {
   const out: unknown[] = new Array(codes.length);
   for (let i = 0; i < codes.length; i++) {
     const k = codes[i] as number | null;
@@ -116,17 +116,33 @@ function decoded(codes: readonly unknown[] = [], values: readonly unknown[]): un
 }
 
 /** Days since 1970-01-01 as their text (`YYYY-MM-DD`), made once per distinct day. */
-function isoDays(days: readonly unknown[] = []): unknown[] {
+function isoDays(days: ArrayLike<unknown> = []): unknown[] {
   const text = new Map<number, string>();
-  return days.map((d) => {
-    if (d === null) return null;
-    let t = text.get(d as number);
-    if (t === undefined) {
-      t = new Date((d as number) * 86_400_000).toISOString().slice(0, 10);
-      text.set(d as number, t);
+  const out: unknown[] = new Array(days.length);
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i] as number | null;
+    if (d === null) {
+      out[i] = null;
+      continue;
     }
-    return t;
-  });
+    let t = text.get(d);
+    if (t === undefined) {
+      t = new Date(d * 86_400_000).toISOString().slice(0, 10);
+      text.set(d, t);
+    }
+    out[i] = t;
+  }
+  return out;
+}
+
+/**
+ * What {@link Engine.encodedColumns} read: the columns as JS values, and for each text, list or date
+ * column the codes they were made from: per row an index into `values` (a list's items joined by
+ * U+0001, '' for none), or for a date the days since 1970-01-01 (`values` empty); null for null.
+ */
+export interface EncodedColumns {
+  columns: Record<string, ArrayLike<unknown>>;
+  codes: Record<string, { codes: ArrayLike<number | null>; values: readonly string[] }>;
 }
 
 /** Names of the tables and types engines make (one count for the process: connections share a database). */
@@ -169,17 +185,19 @@ export class Engine {
    * The result is streamed, chunk by chunk: a materialized one is a second copy of every row in
    * the engine while the columns are built (at 100k users' two months, 2M user-day rows, the
    * read's peak RSS was 1.7 GB with it). `rows`, when the caller knows the count, sizes the
-   * columns once (grown chunk by chunk, each would hold up to half as much again unused).
+   * columns once, as typed arrays while a column has no null (see {@link ColumnReader}).
    */
-  async columns(sql: string, rows?: number): Promise<Record<string, unknown[]>> {
+  async columns(sql: string, rows?: number): Promise<Record<string, ArrayLike<unknown>>> {
     const result = await this.connection.stream(sql);
     const names = result.columnNames();
     if (!result.columnTypes().every((t) => DIRECT_TYPES.has(t.typeId))) {
       const reader = new DuckDBResultReader(result);
       await reader.readAll();
-      return reader.getColumnsObjectJS() as Record<string, unknown[]>;
+      return reader.getColumnsObjectJS() as Record<string, ArrayLike<unknown>>;
     }
-    const out: unknown[][] = names.map(() => (rows === undefined ? [] : new Array(rows)));
+    // With a count, each column is read into a typed array (see ColumnReader); without, grown.
+    const readers = rows === undefined ? null : names.map(() => new ColumnReader(rows));
+    const out: unknown[][] = readers ? [] : names.map(() => []);
     let offset = 0;
     for (
       let chunk = await result.fetchChunk();
@@ -187,11 +205,14 @@ export class Engine {
       chunk = await result.fetchChunk()
     ) {
       const count = chunk.rowCount;
-      for (let c = 0; c < names.length; c++) copyItems(chunk.getColumnVector(c), out[c]!, offset, count);
+      for (let c = 0; c < names.length; c++) {
+        if (readers) readers[c]!.append(chunk.getColumnVector(c), count);
+        else copyItems(chunk.getColumnVector(c), out[c]!, offset, count);
+      }
       offset += count;
     }
     if (rows !== undefined && offset !== rows) throw new Error(`expected ${rows} rows, read ${offset}`);
-    return Object.fromEntries(names.map((n, c) => [n, out[c]!]));
+    return Object.fromEntries(names.map((n, c) => [n, readers ? readers[c]!.values() : out[c]!]));
   }
 
   /**
@@ -203,11 +224,7 @@ export class Engine {
    * values. Dates travel as days since 1970-01-01, their text made once per distinct day. (On a
    * 10k-user month, about half the engine's time of joining each column with a dictionary table.)
    */
-  async encodedColumns(
-    columns: readonly ColumnSpec[],
-    from: string,
-    order: string,
-  ): Promise<Record<string, unknown[]>> {
+  async encodedColumns(columns: readonly ColumnSpec[], from: string, order: string): Promise<EncodedColumns> {
     const coded = columns.filter((c) => c.type === 'VARCHAR' || c.type === 'VARCHAR[]');
     const enumOf = new Map(coded.map((c) => [c, `codes_${++names}`]));
     // A list is coded as its items joined by chr(1).
@@ -233,16 +250,21 @@ export class Engine {
       `SELECT ${columns.map(expression).join(', ')} FROM ${from} ORDER BY ${order}`,
       Number(counted?.n ?? 0),
     );
-    for (const c of columns.filter((c) => c.type === 'DATE')) out[c.name] = isoDays(out[c.name]);
-    if (coded.length === 0) return out;
+    const codes: EncodedColumns['codes'] = {};
+    for (const c of columns.filter((c) => c.type === 'DATE')) {
+      codes[c.name] = { codes: out[c.name] as ArrayLike<number | null>, values: [] };
+      out[c.name] = isoDays(out[c.name]);
+    }
+    if (coded.length === 0) return { columns: out, codes };
     const dictionaries = await this.enumValues(coded.map((c) => enumOf.get(c)!));
     coded.forEach((c, i) => {
       const values = dictionaries[i]!;
+      codes[c.name] = { codes: out[c.name] as ArrayLike<number | null>, values };
       // A list was joined with chr(1); an empty one is the empty string.
       const items = c.type === 'VARCHAR[]' ? values.map((v) => (v === '' ? [] : v.split('\u0001'))) : values;
       out[c.name] = decoded(out[c.name], items);
     });
-    return out;
+    return { columns: out, codes };
   }
 
   /**

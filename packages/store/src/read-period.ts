@@ -8,11 +8,14 @@ import {
   SNAPSHOT_FORMAT_VERSION,
   type Snapshot,
   USER_DAY_COLUMNS,
+  USER_DAY_TEXT_COLUMNS,
+  type UserDayCodes,
   type UserDayColumns,
+  withUserDayCodes,
 } from '@orgreport/api-core';
 import { fetchedRangeOf, periodNotes, revisionsInRange } from '@orgreport/snapshot';
 import { engineRead } from './damage.ts';
-import { Engine, readExpression, sqlString } from './engine.ts';
+import { type EncodedColumns, Engine, readExpression, sqlString } from './engine.ts';
 import { StoreError } from './errors.ts';
 import type { StoreLayout } from './layout.ts';
 import {
@@ -105,10 +108,11 @@ class DatasetReader {
     months: readonly string[],
     where: string,
     order: string,
-  ): Promise<Record<string, unknown[]>> {
+  ): Promise<EncodedColumns> {
     const files = await this.files(dataset, months);
     const spec = datasetSpec(dataset);
-    if (files.length === 0) return Object.fromEntries(spec.columns.map((c) => [c.name, []]));
+    if (files.length === 0)
+      return { columns: Object.fromEntries(spec.columns.map((c) => [c.name, []])), codes: {} };
     return engineRead(this.layout, files, () =>
       this.engine.encodedColumns(
         spec.columns,
@@ -117,6 +121,19 @@ class DatasetReader {
       ),
     );
   }
+}
+
+/**
+ * The snapshot's `/users` columns of what the store read, with the codes they were made from (see
+ * `UserDayCodes`) when every text column and the date came coded.
+ */
+function userDayColumnsOf({ columns, codes }: EncodedColumns): UserDayColumns {
+  const out = Object.fromEntries(
+    USER_DAY_COLUMNS.map((c) => [c, columns[c] ?? []]),
+  ) as unknown as UserDayColumns;
+  const text = Object.fromEntries(USER_DAY_TEXT_COLUMNS.map((c) => [c, codes[c]]));
+  if (!codes.date || USER_DAY_TEXT_COLUMNS.some((c) => !codes[c])) return out;
+  return withUserDayCodes(out, { date: codes.date.codes, text: text as UserDayCodes['text'] });
 }
 
 /** A SQL condition: `column` (a DATE) within `range`. */
@@ -247,9 +264,7 @@ export async function readPeriod(
       tools,
       activity,
       productivity,
-      userDays: Object.fromEntries(
-        USER_DAY_COLUMNS.map((c) => [c, userDays[c] ?? []]),
-      ) as unknown as UserDayColumns,
+      userDays: userDayColumnsOf(userDays),
       orgUsers,
       readiness,
       controls: revisionsInRange(allRevisions, period.end, range.start),

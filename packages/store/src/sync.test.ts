@@ -133,7 +133,7 @@ describe('refetch', () => {
       expect(rows.map((r) => key(r.user_id, r.date)).sort()).toEqual(
         fresh.userDays.user_id.map((u, i) => key(u, fresh.userDays.date[i])).sort(),
       );
-      const credits = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      const credits = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0);
       expect(credits(rows.map((r) => r.billable_tokens as number))).toBe(
         credits(fresh.userDays.billable_tokens),
       );

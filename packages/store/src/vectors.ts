@@ -52,3 +52,51 @@ export function copyItems(vector: DuckDBVector, out: unknown[], offset: number, 
     out[offset + r] = ((valid[r >>> 5]! >>> (r & 31)) & 1) === 1 ? items[r] : null;
   }
 }
+
+/** True when the first `rows` validity bits are all set (no null item). */
+function allValid(valid: Uint32Array, rows: number): boolean {
+  const words = rows >>> 5;
+  for (let w = 0; w < words; w++) if (valid[w] !== 0xffffffff) return false;
+  const rest = rows & 31;
+  return rest === 0 || (valid[words]! & ((1 << rest) - 1)) >>> 0 === ((1 << rest) - 1) >>> 0;
+}
+
+/**
+ * One result column read chunk by chunk into `rows` slots. Numbers go into a typed array of the
+ * vectors' kind (a copy of each chunk's memory, and 8 or 4 bytes a value where a JS array of
+ * doubles with a null among them boxes every one); from the first null item, or a vector of
+ * another shape, on, the column is a JS array (null for a null item) as {@link copyItems} fills it.
+ */
+export class ColumnReader {
+  private typed: Float64Array | Int32Array | null = null;
+  private plain: unknown[] | null = null;
+  private at = 0;
+
+  constructor(private readonly rows: number) {}
+
+  append(vector: DuckDBVector, count: number): void {
+    if (this.plain === null) {
+      const fields = numericFields(vector);
+      if (fields && (fields.valid === null || allValid(fields.valid, count))) {
+        const { items } = fields;
+        this.typed ??=
+          items instanceof Float64Array ? new Float64Array(this.rows) : new Int32Array(this.rows);
+        if (items.constructor === this.typed.constructor) {
+          this.typed.set(items.subarray(0, count), this.at);
+          this.at += count;
+          return;
+        }
+      }
+      this.plain = new Array(this.rows);
+      for (let i = 0; i < this.at; i++) this.plain[i] = this.typed![i];
+      this.typed = null;
+    }
+    copyItems(vector, this.plain, this.at, count);
+    this.at += count;
+  }
+
+  /** The column's values (a typed array while no item was null). */
+  values(): Float64Array | Int32Array | unknown[] {
+    return this.plain ?? this.typed ?? new Array(this.rows);
+  }
+}

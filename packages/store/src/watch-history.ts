@@ -109,13 +109,14 @@ export async function readWatchHistory(
       const c = await engine.columns(
         `SELECT strftime(date, '%Y-%m-%d') AS date, billable_tokens AS credits FROM ${relation(tokens)} WHERE ${days} ORDER BY date`,
       );
-      c.date?.forEach((d, i) => {
-        orgDays.push({ date: d as string, credits: Number(c.credits![i] ?? 0) });
-      });
+      const dates = c.date ?? [];
+      for (let i = 0; i < dates.length; i++) {
+        orgDays.push({ date: dates[i] as string, credits: Number(c.credits![i] ?? 0) });
+      }
     }
     const userDays: StoredWatchHistory['userDays'] = [];
     if (users.length > 0 && options.userDays !== false) {
-      const c = await engine.encodedColumns(
+      const { columns: c } = await engine.encodedColumns(
         [
           { name: 'date', type: 'DATE', doc: '' },
           { name: 'user_id', type: 'VARCHAR', doc: '' },

@@ -273,9 +273,13 @@ export class SheetRows<Row> {
   }
 
   private bytes(bytes: Uint8Array): void {
-    if (this.at + bytes.length > this.buffer.length) this.flush();
-    this.buffer.set(bytes, this.at);
-    this.at += bytes.length;
+    const n = bytes.length;
+    if (this.at + n > this.buffer.length) this.flush();
+    // Byte by byte: the pieces are a few to a few dozen bytes, where `set`'s call costs more than the copy.
+    const { buffer } = this;
+    let at = this.at;
+    for (let i = 0; i < n; i++) buffer[at++] = bytes[i]!;
+    this.at = at;
   }
 
   /** ASCII text (a number as JavaScript prints it). */

@@ -4,7 +4,13 @@
  * column: a 10k-user month groups in milliseconds instead of hashing composite string keys.
  */
 
-import { type DayRange, toEpochDay, type UserDayColumns } from '@orgreport/api-core';
+import {
+  type DayRange,
+  toEpochDay,
+  type UserDayCodes,
+  type UserDayColumns,
+  userDayCodesOf,
+} from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
 import { BitSet } from 'arquero';
@@ -63,6 +69,12 @@ function dictionary<T>(): { codes: Map<T, number>; values: T[]; code(value: T): 
  * const { table, userIds } = encodeUserDays(snapshot.userDays);
  */
 export function encodeUserDays(columns: UserDayColumns): UserDayData {
+  const codes = userDayCodesOf(columns);
+  return codes ? encodeCoded(columns, codes) : encodeValues(columns);
+}
+
+/** {@link encodeUserDays} of columns made from JS values: each row's strings hashed into dictionaries. */
+function encodeValues(columns: UserDayColumns): UserDayData {
   const n = columns.user_id.length;
   const uid = new Int32Array(n);
   const day = new Int32Array(n);
@@ -128,6 +140,118 @@ export function encodeUserDays(columns: UserDayColumns): UserDayData {
     models: models.values,
     modelTiers,
     languageSets: setLists,
+  };
+}
+
+/**
+ * Dense codes in order of first appearance of a reader's codes (null as one more code): the same
+ * codes {@link dictionary} gives the texts they stand for, found by indexing instead of hashing.
+ */
+class FirstSeen {
+  private readonly dense: Int32Array;
+  /** The reader's codes in order of first appearance (`nullCode` for null). */
+  readonly order: number[] = [];
+  readonly nullCode: number;
+
+  constructor(size: number) {
+    this.dense = new Int32Array(size + 1).fill(-1);
+    this.nullCode = size;
+  }
+
+  code(readerCode: number | null | undefined): number {
+    const k = readerCode ?? this.nullCode;
+    let c = this.dense[k]!;
+    if (c < 0) {
+      c = this.order.length;
+      this.dense[k] = c;
+      this.order.push(k);
+    }
+    return c;
+  }
+
+  /** The values of the dense codes, in order (`ofCode` gives a reader's code's value; null for null). */
+  values<T>(ofCode: (readerCode: number) => T, ofNull: T): T[] {
+    return this.order.map((k) => (k === this.nullCode ? ofNull : ofCode(k)));
+  }
+}
+
+/**
+ * {@link encodeUserDays} of columns whose reader recorded their codes (the store's read): the same
+ * table and dictionaries, each row's keys found by indexing the reader's codes.
+ */
+function encodeCoded(columns: UserDayColumns, coded: UserDayCodes): UserDayData {
+  const n = columns.user_id.length;
+  const { date, text } = coded;
+  const uid = new Int32Array(n);
+  const day = new Int32Array(n);
+  const wk = new Int32Array(n);
+  const lvl = new Int32Array(n);
+  const mdl = new Int32Array(n);
+  const lng = new Int32Array(n);
+  const active = new Uint8Array(n);
+  const users = new FirstSeen(text.user_id.values.length);
+  const levels = new FirstSeen(text.delegation_level.values.length);
+  const models = new FirstSeen(text.primary_model.values.length);
+  // A list with no item and a null list are both no language (the key '').
+  const languageValues = text.languages.values;
+  const noLanguage = languageValues.indexOf('');
+  const sets = new FirstSeen(languageValues.length);
+  const userCodes = text.user_id.codes;
+  const levelCodes = text.delegation_level.codes;
+  const modelCodes = text.primary_model.codes;
+  const tierCodes = text.primary_model_tier.codes;
+  const emailCodes = text.user_email.codes;
+  const languageCodes = text.languages.codes;
+  const emailCode: number[] = [];
+  const emailDay: number[] = [];
+  const lastActiveDay: number[] = [];
+  const tierCode: number[] = [];
+  const { tool_calls: calls, messages, sessions } = columns;
+  for (let i = 0; i < n; i++) {
+    const u = users.code(userCodes[i]);
+    uid[i] = u;
+    const d = date[i] as number;
+    day[i] = d;
+    wk[i] = isoWeekNumber(d);
+    lvl[i] = levels.code(levelCodes[i]);
+    const m = models.code(modelCodes[i]);
+    mdl[i] = m;
+    const tier = tierCodes[i] ?? -1;
+    if (tierCode.length <= m) tierCode.push(tier);
+    else if (tierCode[m] === -1) tierCode[m] = tier;
+    const l = languageCodes[i];
+    lng[i] = sets.code(l === null || l === undefined ? (noLanguage >= 0 ? noLanguage : null) : l);
+    active[i] = (calls[i] ?? 0) > 0 || (messages[i] ?? 0) > 0 || (sessions[i] ?? 0) > 0 ? 1 : 0;
+    while (lastActiveDay.length <= u) lastActiveDay.push(Number.NEGATIVE_INFINITY);
+    if (active[i] === 1 && d > (lastActiveDay[u] as number)) lastActiveDay[u] = d;
+    const email = emailCodes[i] ?? -1;
+    if (u >= emailCode.length) {
+      emailCode.push(email);
+      emailDay.push(email === -1 ? Number.NEGATIVE_INFINITY : d);
+    } else if (email !== -1 && d >= (emailDay[u] as number)) {
+      emailCode[u] = email;
+      emailDay[u] = d;
+    }
+  }
+  const textOf = (values: readonly string[]) => (k: number) => values[k] as string;
+  const table = aq
+    .table(columns as unknown as Record<string, unknown[]>)
+    .assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
+  const tiers = text.primary_model_tier.values;
+  const emails = text.user_email.values;
+  return {
+    table,
+    userIds: users.values(textOf(text.user_id.values), null as unknown as string),
+    emails: emailCode.map((k) => (k === -1 ? null : (emails[k] as string))),
+    lastActiveDay,
+    levels: levels.values<string | null>(textOf(text.delegation_level.values), null),
+    models: models.values<string | null>(textOf(text.primary_model.values), null),
+    modelTiers: tierCode.map((k) => (k === -1 ? null : (tiers[k] as string))),
+    // Each set's items once, as the rows' lists would give them.
+    languageSets: sets.values((k) => {
+      const key = languageValues[k] as string;
+      return key === '' ? [] : [...new Set(key.split('\u0001'))];
+    }, []),
   };
 }
 
