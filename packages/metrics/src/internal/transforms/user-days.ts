@@ -73,53 +73,60 @@ export function encodeUserDays(columns: UserDayColumns): UserDayData {
   return codes ? encodeCoded(columns, codes) : encodeValues(columns);
 }
 
-/** {@link encodeUserDays} of columns made from JS values: each row's strings hashed into dictionaries. */
-function encodeValues(columns: UserDayColumns): UserDayData {
-  const n = columns.user_id.length;
-  const uid = new Int32Array(n);
-  const day = new Int32Array(n);
-  const wk = new Int32Array(n);
-  const lvl = new Int32Array(n);
-  const mdl = new Int32Array(n);
-  const lng = new Int32Array(n);
-  const active = new Uint8Array(n);
-  const users = dictionary<string>();
-  const levels = dictionary<string | null>();
-  const models = dictionary<string | null>();
-  const sets = dictionary<string>();
-  const setLists: string[][] = [];
-  const dayCodes = new Map<string, number>();
-  const emails: Array<string | null> = [];
-  const emailDay: number[] = [];
-  const lastActiveDay: number[] = [];
-  const modelTiers: Array<string | null> = [];
-  const c = columns;
-  for (let i = 0; i < n; i++) {
-    const u = users.code(c.user_id[i] as string);
-    uid[i] = u;
-    const date = c.date[i] as string;
-    let d = dayCodes.get(date);
-    if (d === undefined) {
-      d = toEpochDay(date);
-      dayCodes.set(date, d);
-    }
-    day[i] = d;
-    wk[i] = isoWeekNumber(d);
-    lvl[i] = levels.code(c.delegation_level[i] ?? null);
-    const m = models.code(c.primary_model[i] ?? null);
-    mdl[i] = m;
-    if (modelTiers.length <= m) modelTiers.push(c.primary_model_tier[i] ?? null);
-    else if (modelTiers[m] === null) modelTiers[m] = c.primary_model_tier[i] ?? null;
-    const langs = c.languages[i] ?? [];
-    // Most rows hold zero or one language: key those without building a string.
-    const key = langs.length === 0 ? '' : langs.length === 1 ? (langs[0] as string) : langs.join('\u0001');
-    const s = sets.code(key);
-    if (setLists.length <= s) setLists.push([...new Set(langs)]);
-    lng[i] = s;
-    active[i] = (c.tool_calls[i] ?? 0) > 0 || (c.messages[i] ?? 0) > 0 || (c.sessions[i] ?? 0) > 0 ? 1 : 0;
+/**
+ * What both encodings build row by row: the integer key columns and the `active` flag, per user
+ * the last day with activity and the latest non-null e-mail by day, per model the first non-null
+ * tier seen with it. `E` and `T` are the e-mails' and tiers' texts, or a reader's codes of them.
+ */
+class EncodedRows<E, T> {
+  readonly uid: Int32Array;
+  readonly day: Int32Array;
+  readonly wk: Int32Array;
+  readonly lvl: Int32Array;
+  readonly mdl: Int32Array;
+  readonly lng: Int32Array;
+  readonly active: Uint8Array;
+  readonly lastActiveDay: number[] = [];
+  readonly emails: Array<E | null> = [];
+  private readonly emailDay: number[] = [];
+  readonly modelTiers: Array<T | null> = [];
+
+  constructor(private readonly columns: UserDayColumns) {
+    const n = columns.user_id.length;
+    this.uid = new Int32Array(n);
+    this.day = new Int32Array(n);
+    this.wk = new Int32Array(n);
+    this.lvl = new Int32Array(n);
+    this.mdl = new Int32Array(n);
+    this.lng = new Int32Array(n);
+    this.active = new Uint8Array(n);
+  }
+
+  /** Row `i`'s codes (its day `d` as days since 1970-01-01). */
+  set(
+    i: number,
+    u: number,
+    d: number,
+    level: number,
+    model: number,
+    tier: T | null,
+    languages: number,
+    email: E | null,
+  ): void {
+    const c = this.columns;
+    this.uid[i] = u;
+    this.day[i] = d;
+    this.wk[i] = isoWeekNumber(d);
+    this.lvl[i] = level;
+    this.mdl[i] = model;
+    this.lng[i] = languages;
+    const { modelTiers, lastActiveDay, emails, emailDay } = this;
+    if (modelTiers.length <= model) modelTiers.push(tier);
+    else if (modelTiers[model] === null) modelTiers[model] = tier;
+    const active = (c.tool_calls[i] ?? 0) > 0 || (c.messages[i] ?? 0) > 0 || (c.sessions[i] ?? 0) > 0;
+    this.active[i] = active ? 1 : 0;
     while (lastActiveDay.length <= u) lastActiveDay.push(Number.NEGATIVE_INFINITY);
-    if (active[i] === 1 && d > (lastActiveDay[u] as number)) lastActiveDay[u] = d;
-    const email = c.user_email[i] ?? null;
+    if (active && d > (lastActiveDay[u] as number)) lastActiveDay[u] = d;
     if (u >= emails.length) {
       emails.push(email);
       emailDay.push(email === null ? Number.NEGATIVE_INFINITY : d);
@@ -128,17 +135,58 @@ function encodeValues(columns: UserDayColumns): UserDayData {
       emailDay[u] = d;
     }
   }
-  const table = aq
-    .table(columns as unknown as Record<string, unknown[]>)
-    .assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
+
+  /** The snapshot's columns (not copied) with the key columns and `active`. */
+  table(): ColumnTable {
+    const { uid, day, wk, lvl, mdl, lng, active } = this;
+    return aq
+      .table(this.columns as unknown as Record<string, unknown[]>)
+      .assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
+  }
+}
+
+/** {@link encodeUserDays} of columns made from JS values: each row's strings hashed into dictionaries. */
+function encodeValues(columns: UserDayColumns): UserDayData {
+  const n = columns.user_id.length;
+  const rows = new EncodedRows<string, string>(columns);
+  const users = dictionary<string>();
+  const levels = dictionary<string | null>();
+  const models = dictionary<string | null>();
+  const sets = dictionary<string>();
+  const setLists: string[][] = [];
+  const dayCodes = new Map<string, number>();
+  const c = columns;
+  for (let i = 0; i < n; i++) {
+    const date = c.date[i] as string;
+    let d = dayCodes.get(date);
+    if (d === undefined) {
+      d = toEpochDay(date);
+      dayCodes.set(date, d);
+    }
+    const langs = c.languages[i] ?? [];
+    // Most rows hold zero or one language: key those without building a string.
+    const key = langs.length === 0 ? '' : langs.length === 1 ? (langs[0] as string) : langs.join('\u0001');
+    const s = sets.code(key);
+    if (setLists.length <= s) setLists.push([...new Set(langs)]);
+    rows.set(
+      i,
+      users.code(c.user_id[i] as string),
+      d,
+      levels.code(c.delegation_level[i] ?? null),
+      models.code(c.primary_model[i] ?? null),
+      c.primary_model_tier[i] ?? null,
+      s,
+      c.user_email[i] ?? null,
+    );
+  }
   return {
-    table,
+    table: rows.table(),
     userIds: users.values,
-    emails,
-    lastActiveDay,
+    emails: rows.emails,
+    lastActiveDay: rows.lastActiveDay,
     levels: levels.values,
     models: models.values,
-    modelTiers,
+    modelTiers: rows.modelTiers,
     languageSets: setLists,
   };
 }
@@ -182,13 +230,7 @@ class FirstSeen {
 function encodeCoded(columns: UserDayColumns, coded: UserDayCodes): UserDayData {
   const n = columns.user_id.length;
   const { date, text } = coded;
-  const uid = new Int32Array(n);
-  const day = new Int32Array(n);
-  const wk = new Int32Array(n);
-  const lvl = new Int32Array(n);
-  const mdl = new Int32Array(n);
-  const lng = new Int32Array(n);
-  const active = new Uint8Array(n);
+  const rows = new EncodedRows<number, number>(columns);
   const users = new FirstSeen(text.user_id.values.length);
   const levels = new FirstSeen(text.delegation_level.values.length);
   const models = new FirstSeen(text.primary_model.values.length);
@@ -196,57 +238,34 @@ function encodeCoded(columns: UserDayColumns, coded: UserDayCodes): UserDayData 
   const languageValues = text.languages.values;
   const noLanguage = languageValues.indexOf('');
   const sets = new FirstSeen(languageValues.length);
-  const userCodes = text.user_id.codes;
-  const levelCodes = text.delegation_level.codes;
-  const modelCodes = text.primary_model.codes;
+  const { user_id: userCodes, delegation_level: levelCodes, primary_model: modelCodes } = text;
   const tierCodes = text.primary_model_tier.codes;
   const emailCodes = text.user_email.codes;
   const languageCodes = text.languages.codes;
-  const emailCode: number[] = [];
-  const emailDay: number[] = [];
-  const lastActiveDay: number[] = [];
-  const tierCode: number[] = [];
-  const { tool_calls: calls, messages, sessions } = columns;
   for (let i = 0; i < n; i++) {
-    const u = users.code(userCodes[i]);
-    uid[i] = u;
-    const d = date[i] as number;
-    day[i] = d;
-    wk[i] = isoWeekNumber(d);
-    lvl[i] = levels.code(levelCodes[i]);
-    const m = models.code(modelCodes[i]);
-    mdl[i] = m;
-    const tier = tierCodes[i] ?? -1;
-    if (tierCode.length <= m) tierCode.push(tier);
-    else if (tierCode[m] === -1) tierCode[m] = tier;
     const l = languageCodes[i];
-    lng[i] = sets.code(l === null || l === undefined ? (noLanguage >= 0 ? noLanguage : null) : l);
-    active[i] = (calls[i] ?? 0) > 0 || (messages[i] ?? 0) > 0 || (sessions[i] ?? 0) > 0 ? 1 : 0;
-    while (lastActiveDay.length <= u) lastActiveDay.push(Number.NEGATIVE_INFINITY);
-    if (active[i] === 1 && d > (lastActiveDay[u] as number)) lastActiveDay[u] = d;
-    const email = emailCodes[i] ?? -1;
-    if (u >= emailCode.length) {
-      emailCode.push(email);
-      emailDay.push(email === -1 ? Number.NEGATIVE_INFINITY : d);
-    } else if (email !== -1 && d >= (emailDay[u] as number)) {
-      emailCode[u] = email;
-      emailDay[u] = d;
-    }
+    rows.set(
+      i,
+      users.code(userCodes.codes[i]),
+      date[i] as number,
+      levels.code(levelCodes.codes[i]),
+      models.code(modelCodes.codes[i]),
+      tierCodes[i] ?? null,
+      sets.code(l === null || l === undefined ? (noLanguage >= 0 ? noLanguage : null) : l),
+      emailCodes[i] ?? null,
+    );
   }
   const textOf = (values: readonly string[]) => (k: number) => values[k] as string;
-  const table = aq
-    .table(columns as unknown as Record<string, unknown[]>)
-    .assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
   const tiers = text.primary_model_tier.values;
   const emails = text.user_email.values;
   return {
-    table,
-    userIds: users.values(textOf(text.user_id.values), null as unknown as string),
-    emails: emailCode.map((k) => (k === -1 ? null : (emails[k] as string))),
-    lastActiveDay,
-    levels: levels.values<string | null>(textOf(text.delegation_level.values), null),
-    models: models.values<string | null>(textOf(text.primary_model.values), null),
-    modelTiers: tierCode.map((k) => (k === -1 ? null : (tiers[k] as string))),
+    table: rows.table(),
+    userIds: users.values(textOf(userCodes.values), null as unknown as string),
+    emails: rows.emails.map((k) => (k === null ? null : (emails[k] as string))),
+    lastActiveDay: rows.lastActiveDay,
+    levels: levels.values<string | null>(textOf(levelCodes.values), null),
+    models: models.values<string | null>(textOf(modelCodes.values), null),
+    modelTiers: rows.modelTiers.map((k) => (k === null ? null : (tiers[k] as string))),
     // Each set's items once, as the rows' lists would give them.
     languageSets: sets.values((k) => {
       const key = languageValues[k] as string;
