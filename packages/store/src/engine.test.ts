@@ -67,6 +67,30 @@ describe('Engine.encodedColumns', () => {
     expect(Array.from(c.n!)).toEqual([...Array(5000).keys()].map((i) => (i === 4500 ? null : i / 4)));
   });
 
+  it('gives a number column of whole numbers within 32 bits as an Int32Array, any other as it is', async () => {
+    const spec: ColumnSpec[] = ['counts', 'fractions', 'large', 'negative'].map((name) => ({
+      name,
+      type: 'DOUBLE',
+      doc: '',
+    }));
+    await engine.run('CREATE TABLE d (counts DOUBLE, fractions DOUBLE, large DOUBLE, negative DOUBLE)');
+    await engine.run(
+      'INSERT INTO d VALUES (0, 0, 0, -2147483647), (3, 1.5, 2147483648, -5), (NULL, 2, 1, NULL), (7, 3, 2, 0)',
+    );
+    const { columns: c } = await engine.encodedColumns(spec, 'd WHERE true', 'counts');
+    // counts and negative have a null: JS arrays; read again without the null row, typed.
+    expect(c.counts).toEqual([0, 3, 7, null]);
+    const { columns: whole } = await engine.encodedColumns(spec, 'd WHERE counts IS NOT NULL', 'counts');
+    expect(whole.counts).toBeInstanceOf(Int32Array);
+    expect(Array.from(whole.counts!)).toEqual([0, 3, 7]);
+    expect(whole.negative).toBeInstanceOf(Int32Array);
+    expect(Array.from(whole.negative!)).toEqual([-2147483647, -5, 0]);
+    expect(whole.fractions).toBeInstanceOf(Float64Array);
+    expect(Array.from(whole.fractions!)).toEqual([0, 1.5, 3]);
+    expect(whole.large).toBeInstanceOf(Float64Array);
+    expect(Array.from(whole.large!)).toEqual([0, 2147483648, 2]);
+  });
+
   it('gives the codes the text, list and date columns were made from', async () => {
     await engine.run(`INSERT INTO t VALUES
       ('b', DATE '2026-10-02', 1, 1, ['Go', 'Rust']),

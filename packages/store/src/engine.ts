@@ -237,15 +237,23 @@ export class Engine {
         `CREATE TYPE ${type} AS ENUM (SELECT v FROM (SELECT DISTINCT ${text(c)} AS v FROM ${from}) WHERE v IS NOT NULL ORDER BY v)`,
       );
     }
+    // A number column whose every value is a whole number within 32 bits (counts: tool calls,
+    // sessions, ...) travels as INTEGER: half the bytes of a double to copy and to hold.
+    const numbers = columns.filter((c) => c.type === 'DOUBLE' || c.type === 'BIGINT');
+    const whole = (c: string) => `bool_and(${c} IS NULL OR (${c} = trunc(${c}) AND abs(${c}) <= 2147483647))`;
+    const [counted] = await this.rows(
+      `SELECT ${['count(*) AS n', ...numbers.map((c, i) => `${whole(sqlName(c.name))} AS w${i}`)].join(', ')} FROM ${from}`,
+    );
+    const wholeNumbers = new Set(numbers.filter((_, i) => counted?.[`w${i}`] === true));
     const expression = (c: ColumnSpec) => {
       const name = sqlName(c.name);
       const type = enumOf.get(c);
       if (type) return `CAST(enum_code(CAST(${text(c)} AS ${type})) AS INTEGER) AS ${name}`;
       if (c.type === 'DATE') return `CAST(${name} - DATE '1970-01-01' AS INTEGER) AS ${name}`;
+      if (wholeNumbers.has(c)) return `CAST(${name} AS INTEGER) AS ${name}`;
       return readExpression(c);
     };
     // `order` names columns, which here are codes and day numbers: they sort as their values do.
-    const [counted] = await this.rows(`SELECT count(*) AS n FROM ${from}`);
     const out = await this.columns(
       `SELECT ${columns.map(expression).join(', ')} FROM ${from} ORDER BY ${order}`,
       Number(counted?.n ?? 0),
