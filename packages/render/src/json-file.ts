@@ -43,7 +43,7 @@ function* pieces(value: unknown, indent: string, depth: number): Generator<strin
   }
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    if (value.length <= LONG_ARRAY || value.length === 0) {
+    if (value.length <= LONG_ARRAY) {
       yield stringified(value, indent);
       return;
     }

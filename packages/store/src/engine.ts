@@ -197,7 +197,7 @@ export class Engine {
     }
     // With a count, each column is read into a typed array (see ColumnReader); without, grown.
     const readers = rows === undefined ? null : names.map(() => new ColumnReader(rows));
-    const out: unknown[][] = readers ? [] : names.map(() => []);
+    const grown: unknown[][] | null = readers ? null : names.map(() => []);
     let offset = 0;
     for (
       let chunk = await result.fetchChunk();
@@ -207,12 +207,12 @@ export class Engine {
       const count = chunk.rowCount;
       for (let c = 0; c < names.length; c++) {
         if (readers) readers[c]!.append(chunk.getColumnVector(c), count);
-        else copyItems(chunk.getColumnVector(c), out[c]!, offset, count);
+        else copyItems(chunk.getColumnVector(c), grown![c]!, offset, count);
       }
       offset += count;
     }
     if (rows !== undefined && offset !== rows) throw new Error(`expected ${rows} rows, read ${offset}`);
-    return Object.fromEntries(names.map((n, c) => [n, readers ? readers[c]!.values() : out[c]!]));
+    return Object.fromEntries(names.map((n, c) => [n, readers ? readers[c]!.values() : grown![c]!]));
   }
 
   /**

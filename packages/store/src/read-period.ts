@@ -131,9 +131,9 @@ function userDayColumnsOf({ columns, codes }: EncodedColumns): UserDayColumns {
   const out = Object.fromEntries(
     USER_DAY_COLUMNS.map((c) => [c, columns[c] ?? []]),
   ) as unknown as UserDayColumns;
-  const text = Object.fromEntries(USER_DAY_TEXT_COLUMNS.map((c) => [c, codes[c]]));
   if (!codes.date || USER_DAY_TEXT_COLUMNS.some((c) => !codes[c])) return out;
-  return withUserDayCodes(out, { date: codes.date.codes, text: text as UserDayCodes['text'] });
+  const text = Object.fromEntries(USER_DAY_TEXT_COLUMNS.map((c) => [c, codes[c]])) as UserDayCodes['text'];
+  return withUserDayCodes(out, { date: codes.date.codes, text });
 }
 
 /** A SQL condition: `column` (a DATE) within `range`. */

@@ -198,8 +198,8 @@ function encodeValues(columns: UserDayColumns): UserDayData {
 class FirstSeen {
   private readonly dense: Int32Array;
   /** The reader's codes in order of first appearance (`nullCode` for null). */
-  readonly order: number[] = [];
-  readonly nullCode: number;
+  private readonly order: number[] = [];
+  private readonly nullCode: number;
 
   constructor(size: number) {
     this.dense = new Int32Array(size + 1).fill(-1);
