@@ -3,6 +3,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openStore } from '@orgreport/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
 
@@ -77,6 +78,38 @@ describe('the orgreport bin', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('query stops quietly when its reader closes the pipe (| head): exit 0, no stack trace', async () => {
+    const store = tempDir();
+    await openStore(store, { create: true });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'query',
+        '--store',
+        store,
+        '--format',
+        'csv',
+        '--max-rows',
+        '200000',
+        'SELECT range AS n FROM range(200000)',
+      ],
+      { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // Read the header and the first row, then close the pipe as `head -2` does.
+    const first = await waitForOutput(child, /^n\r\n0\r\n/);
+    expect(first.startsWith('n\r\n0\r\n')).toBe(true);
+    child.stdout!.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|node:events/);
+    expect(code, stderr).toBe(0);
   });
 
   it('monthly --demo runs with no key and no configuration', () => {

@@ -42,11 +42,28 @@ function onProcessStopSignal(listener: (signal: string) => void): () => void {
   return off;
 }
 
+/** The process's streams already made quiet on a closed pipe. */
+const quieted = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * `stream` (the process's stdout or stderr), quiet once its reader has gone (`orgreport query ... |
+ * head`): the closed pipe's EPIPE, and the writes after it, end nothing and print no stack; the
+ * command goes on and exits as it would have. Any other error of the stream is thrown, as before.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (quieted.has(stream)) return stream;
+  quieted.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+  return stream;
+}
+
 /** The process's own streams, environment, clock and signals. */
 export function processIo(): CliIo {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: quietOnClosedPipe(process.stdout),
+    stderr: quietOnClosedPipe(process.stderr),
     stdin: process.stdin,
     env: process.env,
     now: () => new Date(),

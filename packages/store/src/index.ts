@@ -26,7 +26,7 @@ export { hiveValue, PART_FILE, STORE_FILE, StoreLayout } from './layout.ts';
 export { type LimitRecord, readLimitRecords, readLimits, recordLimits } from './limits.ts';
 export { lockOrganization, type StoreLock } from './lock.ts';
 export { configureObjectStorage } from './object-storage.ts';
-export { type QueryResult, StoreQuery } from './query.ts';
+export { type QueryResult, StoreQuery, type StoreQueryOptions } from './query.ts';
 export { type ReadPeriodOptions, readPeriod } from './read-period.ts';
 export { type RebuildOptions, type RebuildResult, rebuildStore } from './rebuild.ts';
 export {

@@ -95,6 +95,29 @@ describe('SQL over the store', () => {
   });
 });
 
+describe('a bounded read', () => {
+  it('keeps the first maxRows rows and counts the others', async () => {
+    const sql =
+      "SELECT user_id, date, tool_calls FROM user_days WHERE month = '2026-10' ORDER BY user_id, date";
+    const all = await q.run(sql);
+    expect(all.rowCount).toBe(all.rows.length);
+    expect(all.rowCount).toBe(await value("SELECT count(*) FROM user_days WHERE month = '2026-10'"));
+    expect(all.rowCount).toBeGreaterThan(100);
+    const few = await q.run(sql, { maxRows: 3 });
+    expect(few.rows).toEqual(all.rows.slice(0, 3));
+    expect(few.rowCount).toBe(all.rowCount);
+    expect(few.columns).toEqual(['user_id', 'date', 'tool_calls']);
+
+    // Past one DuckDB chunk (2,048 rows): the cut falls in the second chunk, the rest counted.
+    const long = await q.run('SELECT range AS n FROM range(5000)', { maxRows: 2_100 });
+    expect(long.rows).toEqual(Array.from({ length: 2_100 }, (_, i) => [i]));
+    expect(long.rowCount).toBe(5_000);
+
+    const roomy = await q.run('SELECT 42 AS n', { maxRows: 10 });
+    expect(roomy).toEqual({ columns: ['n'], types: ['INTEGER'], rows: [[42]], rowCount: 1 });
+  });
+});
+
 describe('errors', () => {
   it('a query the engine refuses is a StoreQueryError naming the problem; the query object goes on', async () => {
     const refused = async (sql: string) => {
@@ -106,7 +129,7 @@ describe('errors', () => {
       expect(error).toBeInstanceOf(StoreError);
       return (error as Error).message;
     };
-    expect(await refused('SELEC 1')).toMatch(/syntax error at or near "SELEC"/);
+    expect(await refused('SELEC 1')).toMatch(/^Parser Error: syntax error at or near "SELEC"/);
     expect(await refused('SELECT * FROM user_dayz')).toMatch(/Table with name user_dayz does not exist/);
     expect(await refused('SELECT credits FROM user_days')).toMatch(/"credits" not found/);
     expect(await value('SELECT 1 + 1')).toBe(2);

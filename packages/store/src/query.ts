@@ -2,6 +2,7 @@
  * SQL over a store: every dataset is a view of the same name over its Parquet files (Hive
  * partitioning, so `org_id` and `month` are columns too), in an in-memory DuckDB.
  */
+import { JsonDuckDBValueConverter } from '@duckdb/node-api';
 import { allPartitionFiles, engineRead } from './damage.ts';
 import { Engine, sqlName, sqlString } from './engine.ts';
 import { DamagedStoreError, StoreQueryError } from './errors.ts';
@@ -15,7 +16,19 @@ import { openStore } from './store-file.ts';
 export interface QueryResult {
   columns: string[];
   types: string[];
+  /** The rows, the first `maxRows` of them when the query gave more. */
   rows: unknown[][];
+  /** How many rows the query gave (more than `rows` holds when they were cut at `maxRows`). */
+  rowCount: number;
+}
+
+/** Options of {@link StoreQuery.run}. */
+export interface StoreQueryOptions {
+  /**
+   * Rows kept at most; the others are counted, never converted or held (a `SELECT *` over a
+   * 100,000-person store gives millions of rows). Default: every row.
+   */
+  maxRows?: number;
 }
 
 /** DuckDB's kinds of error that refuse a statement before it reads anything. */
@@ -93,33 +106,50 @@ export class StoreQuery {
    * Runs `sql`; DuckDB's refusals (syntax, unknown table or column) become {@link StoreQueryError},
    * a failure over a damaged partition a {@link DamagedStoreError}.
    */
-  async run(sql: string): Promise<QueryResult> {
-    let reader: Awaited<ReturnType<Engine['connection']['runAndReadAll']>>;
+  async run(sql: string, options: StoreQueryOptions = {}): Promise<QueryResult> {
     try {
-      reader = await this.engine.connection.runAndReadAll(sql);
+      return await this.read(sql, options.maxRows ?? Number.POSITIVE_INFINITY);
     } catch (error) {
+      // The binding's wording of a statement it could not split, whose reason follows.
+      const message = (error as Error).message.replace(/^Failed to extract statements: /, '');
       // The SQL itself was refused before any file was read: no file to look at.
-      if (REFUSED.test((error as Error).message)) {
-        throw new StoreQueryError((error as Error).message, { cause: error });
-      }
+      if (REFUSED.test(message)) throw new StoreQueryError(message, { cause: error });
       const found = await engineRead(
         this.layout,
         () => allPartitionFiles(this.layout),
         () => Promise.reject(error),
       ).catch((e: unknown) => e);
       if (found instanceof DamagedStoreError) throw found;
-      throw new StoreQueryError((error as Error).message, { cause: error });
+      throw new StoreQueryError(message, { cause: error });
     }
-    const types = reader.columnTypes().map((t) => t.toString());
+  }
+
+  /** The result of `sql`, read chunk by chunk: the first `maxRows` rows converted, the rest counted. */
+  private async read(sql: string, maxRows: number): Promise<QueryResult> {
+    const result = await this.engine.connection.stream(sql);
+    const types = result.columnTypes().map((t) => t.toString());
     // DuckDB hands 64- and 128-bit integers (counts, sums of integers) over as text; within the
     // safe range they are plain numbers.
     const wide = types.map((t) => /^(U?BIGINT|U?HUGEINT)$/.test(t));
-    const rows = (reader.getRowsJson() as unknown[][]).map((row) =>
-      row.map((v, i) =>
-        wide[i] && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v,
-      ),
-    );
-    return { columns: reader.columnNames(), types, rows };
+    const rows: unknown[][] = [];
+    let rowCount = 0;
+    for (
+      let chunk = await result.fetchChunk();
+      chunk && chunk.rowCount > 0;
+      chunk = await result.fetchChunk()
+    ) {
+      rowCount += chunk.rowCount;
+      if (rows.length >= maxRows) continue;
+      for (const row of chunk.convertRows(JsonDuckDBValueConverter)) {
+        if (rows.length >= maxRows) break;
+        rows.push(
+          row.map((v, i) =>
+            wide[i] && typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : v,
+          ),
+        );
+      }
+    }
+    return { columns: result.columnNames(), types, rows, rowCount };
   }
 
   close(): void {

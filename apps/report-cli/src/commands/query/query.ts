@@ -65,10 +65,11 @@ export async function query(sql: string, options: QueryOptions, ctx: CommandCont
   const { StoreQuery } = await import('@orgreport/store');
   const store = await StoreQuery.open(folder);
   try {
-    const result = await store.run(sql);
-    const rows = result.rows.slice(0, maxRows);
-    if (result.rows.length > maxRows) {
-      reporter.warn(`${result.rows.length} rows; the first ${maxRows} printed (--max-rows)`);
+    // The rows past --max-rows are counted, not held: a `SELECT *` of a large store gives millions.
+    const result = await store.run(sql, { maxRows });
+    const { rows } = result;
+    if (result.rowCount > maxRows) {
+      reporter.warn(`${result.rowCount} rows; the first ${maxRows} printed (--max-rows)`);
     }
     const out = ctx.io.stdout;
     if (format === 'json') {
@@ -83,7 +84,7 @@ export async function query(sql: string, options: QueryOptions, ctx: CommandCont
     } else {
       const numeric = result.types.map((t) => /INT|DOUBLE|FLOAT|DECIMAL|REAL/.test(t));
       out.write(table(result.columns, rows, numeric));
-      reporter.info(`(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})`);
+      reporter.info(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'})`);
     }
   } finally {
     store.close();
