@@ -129,7 +129,7 @@ export interface SharedTable {
 export interface UserDayEncoding {
   table: SharedTable;
   userIds: string[];
-  /** Latest non-null e-mail of each user in the snapshot (by uid). */
+  /** Each user's e-mail (by uid): the latest non-null one of their rows, else their seat's. */
   emails: Array<string | null>;
   levels: Array<string | null>;
   models: Array<string | null>;

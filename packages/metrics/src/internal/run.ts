@@ -329,7 +329,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     Object.entries(options.creditLimits ?? {}).map(([email, limit]) => [email.toLowerCase(), limit]),
   );
 
-  const data = encodeUserDays(snapshot.userDays);
+  const data = encodeUserDays(snapshot.userDays, snapshot.orgUsers);
   const periodRows = withinSpan(data.table, period);
   const perDayUsers = usersByDay(periodRows);
   const activeByDate = new Map([...perDayUsers].map(([date, row]) => [date, row['active_users'] ?? 0]));

@@ -6,6 +6,7 @@
 
 import {
   type DayRange,
+  type OrgUser,
   toEpochDay,
   type UserDayCodes,
   type UserDayColumns,
@@ -26,7 +27,10 @@ export interface UserDayData {
    */
   table: ColumnTable;
   userIds: string[];
-  /** Latest non-null e-mail of each user in the snapshot (by uid). */
+  /**
+   * Each user's e-mail (by uid): the latest non-null one of their rows, else their seat's (the
+   * rule that places a person in the month's allocation and a scope, see `personEmails`).
+   */
   emails: Array<string | null>;
   /** Each user's last day with activity in the snapshot, as an epoch day (by uid; -Infinity: none). */
   lastActiveDay: number[];
@@ -63,14 +67,27 @@ function dictionary<T>(): { codes: Map<T, number>; values: T[]; code(value: T): 
 }
 
 /**
- * Wraps the snapshot's `/users` columns in a table with integer-coded keys and the `active` flag.
+ * Wraps the snapshot's `/users` columns in a table with integer-coded keys and the `active` flag;
+ * a user whose rows carry no e-mail takes their seat's from `seats` (the snapshot's `orgUsers`).
  *
  * @example
- * const { table, userIds } = encodeUserDays(snapshot.userDays);
+ * const { table, userIds } = encodeUserDays(snapshot.userDays, snapshot.orgUsers);
  */
-export function encodeUserDays(columns: UserDayColumns): UserDayData {
+export function encodeUserDays(columns: UserDayColumns, seats: readonly OrgUser[] = []): UserDayData {
   const codes = userDayCodesOf(columns);
-  return codes ? encodeCoded(columns, codes) : encodeValues(columns);
+  const data = codes ? encodeCoded(columns, codes) : encodeValues(columns);
+  withSeatEmails(data, seats);
+  return data;
+}
+
+/** Fills the e-mail of each user whose rows have none with their seat's, where they have one. */
+function withSeatEmails(data: UserDayData, seats: readonly OrgUser[]): void {
+  if (!data.emails.includes(null)) return;
+  const seatEmails = new Map<string, string>();
+  for (const s of seats) if (s.email) seatEmails.set(s.id, s.email);
+  data.emails.forEach((email, u) => {
+    if (email === null) data.emails[u] = seatEmails.get(data.userIds[u]!) ?? null;
+  });
 }
 
 /**
