@@ -30,6 +30,7 @@ import {
   personShares,
   scopeCells,
 } from './transforms/allocation.ts';
+import { shareCents } from './transforms/attribution.ts';
 import { autonomyMix } from './transforms/autonomy-mix.ts';
 import { autonomyStats, autonomyStatsAt, userAutonomyRatios } from './transforms/autonomy-stats.ts';
 import { snapshotControlChanges } from './transforms/controls.ts';
@@ -491,13 +492,32 @@ function placeUsers(
 ): UserMonthRow[] {
   if (!allocation) return users;
   const shares = personShares(cells);
-  return users.map((u) => {
-    const share = shares.get(u.email?.toLowerCase() ?? `id:${u.user_id}`);
+  const personOf = (u: UserMonthRow) => u.email?.toLowerCase() ?? `id:${u.user_id}`;
+  // A person with several user ids (one e-mail) has one share: their ids split its cents by credits.
+  const idsOf = new Map<string, number[]>();
+  users.forEach((u, i) => {
+    const ids = idsOf.get(personOf(u));
+    if (ids) ids.push(i);
+    else idsOf.set(personOf(u), [i]);
+  });
+  const cents = new Array<number>(users.length).fill(0);
+  for (const [person, ids] of idsOf) {
+    const share = shares.get(person)?.creditCents ?? 0;
+    const parts = shareCents(
+      share,
+      ids.map((i) => users[i]!.credits ?? 0),
+    );
+    ids.forEach((i, k) => {
+      cents[i] = parts[k]!;
+    });
+  }
+  return users.map((u, i) => {
+    const share = shares.get(personOf(u));
     return {
       ...u,
       team: share?.team ?? null,
       cost_center: share?.costCenter ?? null,
-      cost: allocation.creditCents === null ? null : (share?.creditCents ?? 0) / 100,
+      cost: allocation.creditCents === null ? null : cents[i]! / 100,
     };
   });
 }
