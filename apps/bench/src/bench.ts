@@ -132,9 +132,12 @@ if (args.store) {
   for (const users of sizes) {
     figures.push(...(await storeCases(users, args, (line) => process.stdout.write(`${line}\n`))));
   }
+  const { judgeStoreFigures, storeSummaryLines } = await import('./scaling.ts');
+  const judged = judgeStoreFigures(figures);
+  process.stdout.write(`\n${storeSummaryLines(judged).join('\n')}\n`);
   if (args.json)
-    await writeFile(args.json, `${JSON.stringify({ machine: machine(), args, figures }, null, 2)}\n`);
-  process.exit(figures.every((f) => f.ok !== false) ? 0 : 1);
+    await writeFile(args.json, `${JSON.stringify({ machine: machine(), args, figures: judged }, null, 2)}\n`);
+  process.exit(judged.every((f) => f.ok !== false) ? 0 : 1);
 }
 const results: CaseResult[] = [];
 for (const spec of args.cases) {

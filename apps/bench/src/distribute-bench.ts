@@ -7,11 +7,12 @@
  * against a shard of a few).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { forkChild } from './children.ts';
+import { peakRssKb } from './process-stats.ts';
 import type { BenchCalendar } from './protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -56,16 +57,6 @@ async function smtpSink(): Promise<{ url: string; count: () => number; close: ()
     count: () => received,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
-}
-
-/** The peak resident memory of a process so far, from /proc (kB), or 0 where there is none. */
-function peakRssKb(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /** Runs `pnpm exec orgreport ARGS` (or the built CLI with `direct`); wall time, peak RSS of the orgreport process, output. */

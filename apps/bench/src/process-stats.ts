@@ -1,4 +1,5 @@
-/** Small process-level helpers shared by the child processes. */
+/** Small process-level helpers shared by the child processes and the benches that spawn them. */
+import { readFileSync } from 'node:fs';
 import type { ChildMessage } from './protocol.ts';
 
 /** Peak resident set size of this process so far, in MB (`maxRSS` is in KiB). */
@@ -14,4 +15,14 @@ export function cpuMsOf(usage: NodeJS.CpuUsage): number {
 /** Sends a message to the parent process (no-op when not forked). */
 export function send(message: ChildMessage): void {
   process.send?.(message);
+}
+
+/** The peak resident memory of another process so far, from /proc (kB), or 0 where there is none. */
+export function peakRssKb(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
