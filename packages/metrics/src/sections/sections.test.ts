@@ -171,7 +171,16 @@ describe('a configuration of sections', () => {
     expect(sectionData(model, perUser)).toBe(model.sections?.['credits-per-user']);
     // The trend's and the rollup's terms come with them only (this run has neither); the terms of
     // the scoped report's own sections (the actions, the people, the organization's context) with it.
-    const absent = ['trend', 'rollup', 'teams', 'chargeback', 'actions', 'people', 'organization_context'];
+    const absent = [
+      'trend',
+      'rollup',
+      'teams',
+      'chargeback',
+      'user_cost',
+      'actions',
+      'people',
+      'organization_context',
+    ];
     expect(model.definitions.map((d) => d.id)).toEqual([
       ...DEFINITIONS.map((d) => d.id).filter((id) => !absent.includes(id)),
       'credits_per_user',

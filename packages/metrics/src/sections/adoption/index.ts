@@ -8,7 +8,7 @@ import { field } from '../../internal/sheet-columns.ts';
 import { clientDau } from '../../internal/transforms/clients.ts';
 import { unknownClients } from '../../internal/transforms/schema-drift.ts';
 import { listSheet } from '../../list-sheet.ts';
-import type { DataQualityFinding, DormantSeat, ReportModel, UserMonthRow } from '../../model.ts';
+import type { DataQualityFinding, DormantSeat, UserMonthRow } from '../../model.ts';
 import type { SheetColumn } from '../../section.ts';
 import { builtinSection } from '../builtin.ts';
 

@@ -324,6 +324,11 @@ export const chargeback = defineSection<ChargebackSection | null>({
       term: 'Chargeback',
       text: `Each cost center of the people directory is charged its people\u2019s credits (their /users rows, each day to the cost center their directory row of that day names, so a person who moved is charged to each for the days spent there) at the price per credit, and its seats at the price per seat (ORGREPORT_PRICE_PER_SEAT): a seat goes to the cost center of its person on the period\u2019s last day, one seat to one cost center. Users and seats the directory does not list are charged to "Unassigned". The organization\u2019s credits are the /tokens total: what the users\u2019 rows do not carry is a row of its own ("Not attributed to a user"). The rows are the charges; their total (outside the table) equals the organization\u2019s figures exactly. The month is allocated once for the organization, and every report takes its rows from that allocation: a report for a set of people shows its share of it (its people\u2019s credits and seats in each cost center, with the cents the organization\u2019s bill gives them), so a cost center\u2019s bill is the same number in every report. ${CENTS_RULE}`,
     },
+    {
+      id: 'user_cost',
+      term: 'A user\u2019s cost',
+      text: 'With a people directory, a user\u2019s cost is their person\u2019s whole cents of the allocation (see Chargeback). A person with several user ids (one e-mail, an account made again) has those cents shared over the ids by credits, by the largest-remainder method, so the users add up to the bill.',
+    },
   ],
   partial: { file: fileURLToPath(new URL('./chargeback.hbs', import.meta.url)) },
   sheets: [

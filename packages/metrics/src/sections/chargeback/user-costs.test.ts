@@ -56,5 +56,9 @@ describe('users’ credit costs', () => {
     ]);
     const cents = model.users.reduce((sum, u) => sum + Math.round((u.cost ?? 0) * 100), 0);
     expect(cents).toBe(200);
+    // The definitions page says so, next to the chargeback's.
+    const ids = model.definitions.map((d) => d.id);
+    expect(ids.indexOf('user_cost')).toBe(ids.indexOf('chargeback') + 1);
+    expect(model.definitions.find((d) => d.id === 'user_cost')?.text).toContain('several user ids');
   });
 });

@@ -31,6 +31,7 @@ export const READING_ORDER = [
   'limits',
   'teams',
   'chargeback',
+  'user_cost',
   'actions',
   'people',
   'organization_context',
