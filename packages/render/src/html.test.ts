@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFINITIONS } from '@orgreport/metrics';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE_STRINGS, makeFixtureModel } from './__fixtures__/report-model.ts';
 import { formatFigure } from './format.ts';
@@ -115,6 +116,13 @@ describe('renderHtml', () => {
     const again = await renderHtml(model, { embedFonts: false });
     expect(again).not.toContain('CUSTOM COVER');
     expect(again).toContain('cover-kicker');
+  });
+
+  it('shows every built-in definition whole: none is longer than a paragraph the page shows', async () => {
+    const definitions = DEFINITIONS.filter((d) => !d.rule).map((d) => ({ ...d }));
+    const page = text(await renderHtml({ ...model, definitions }, { embedFonts: false }));
+    for (const d of definitions)
+      expect(page.includes(d.text.replace(/\s+/g, ' ')), `${d.id} shown whole`).toBe(true);
   });
 
   it('shows data-quality details as readable text, not JSON', async () => {
