@@ -22,7 +22,7 @@ import type { DayRange, OrgUser, Snapshot } from '@orgreport/api-core';
 import { inScopeOn, type ResolvedScope } from '../../scope.ts';
 import type { DirectoryPerson, PeopleDirectory } from '../../section.ts';
 import { personEmails } from '../apply-scope.ts';
-import { peopleOn, placementOf, shareCents, toCents, UNASSIGNED } from './attribution.ts';
+import { peopleOn, placementOf, sameCredits, shareCents, toCents, UNASSIGNED } from './attribution.ts';
 import { seatsAt } from './seats.ts';
 import { inSpan } from './span.ts';
 
@@ -186,7 +186,8 @@ export function allocateMonth(input: AllocationInput): MonthAllocation {
         ? -1
         : b.credits - a.credits || (a.name < b.name ? -1 : 1),
   );
-  const unattributedCredits = orgCredits - usersCredits;
+  // The users' rows summed in another order than the days' totals: a last-bit difference is none.
+  const unattributedCredits = sameCredits(orgCredits, usersCredits) ? 0 : orgCredits - usersCredits;
   const creditCents = pricePerCredit === null ? null : toCents(orgCredits * pricePerCredit);
   const seatCents = pricePerSeat === null ? null : toCents(seatUsers.length * pricePerSeat);
   const centerCredit =

@@ -110,6 +110,14 @@ export function shareCents(totalCents: number, weights: readonly number[]): numb
   return parts;
 }
 
+/**
+ * Two sums of the same credits in different orders: equal up to the last bits a fractional credit
+ * leaves (0.1 + 0.7 is 0.7999999999999999), which are no difference in what they charge.
+ */
+export function sameCredits(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
 /** An amount in whole cents (half a cent and up rounds away from zero). */
 export function toCents(amount: number): number {
   return Math.sign(amount) * Math.round(Math.abs(amount) * 100);

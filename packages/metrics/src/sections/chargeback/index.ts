@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import type { AllocationCell, MonthAllocation } from '../../internal/transforms/allocation.ts';
-import { peopleOn, scopePeopleOn, toCents, UNASSIGNED } from '../../internal/transforms/attribution.ts';
+import {
+  peopleOn,
+  sameCredits,
+  scopePeopleOn,
+  toCents,
+  UNASSIGNED,
+} from '../../internal/transforms/attribution.ts';
 import { namesOf } from '../../internal/transforms/people-names.ts';
 import type { DataQualityFinding } from '../../model.ts';
 import { holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
@@ -234,8 +240,8 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
   }
   const total = totalOf(rows, scope ? 'Total' : 'Total (the organization)', allocation.credits);
   const reconciles = scope
-    ? total.credits === (run.current.values.credits ?? 0) && total.seats === run.current.seats.seats
-    : total.credits === allocation.credits &&
+    ? sameCredits(total.credits, run.current.values.credits ?? 0) && total.seats === run.current.seats.seats
+    : sameCredits(total.credits, allocation.credits) &&
       total.seats === allocation.seats &&
       (allocation.creditCents === null || toCents(total.credit_cost ?? 0) === allocation.creditCents) &&
       (allocation.seatCents === null || toCents(total.seat_cost ?? 0) === allocation.seatCents);
