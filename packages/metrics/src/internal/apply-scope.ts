@@ -20,9 +20,9 @@ export interface ScopedInput {
 }
 
 /** Each user's e-mail as the snapshot knows it: their latest non-null `/users` e-mail, else the seat's. */
-function emailsById(snapshot: Snapshot): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const u of snapshot.orgUsers) if (u.email) out.set(u.id, u.email.toLowerCase());
+function emailsById(snapshot: Snapshot): { given: Map<string, string>; keys: Map<string, string> } {
+  const given = new Map<string, string>();
+  for (const u of snapshot.orgUsers) if (u.email) given.set(u.id, u.email);
   const { user_id: ids, user_email: emails, date } = snapshot.userDays;
   const latest = new Map<string, string>();
   for (let i = 0; i < ids.length; i++) {
@@ -32,19 +32,29 @@ function emailsById(snapshot: Snapshot): Map<string, string> {
     const seen = latest.get(id);
     if (seen === undefined || date[i]! >= seen) {
       latest.set(id, date[i]!);
-      out.set(id, email.toLowerCase());
+      given.set(id, email);
     }
   }
-  return out;
+  const keys = new Map([...given].map(([id, email]) => [id, email.toLowerCase()]));
+  return { given, keys };
 }
 
-/** Row numbers of each user's `/users` rows, made once per snapshot (a distribution scopes one snapshot many times). */
-const rowsByUser = new WeakMap<
-  UserDayColumns,
-  { byId: Map<string, number[]>; emails: Map<string, string> }
->();
+/** Each user's e-mail, as given and as the key, made once per snapshot (a distribution scopes one snapshot many times). */
+const knownEmails = new WeakMap<Snapshot, ReturnType<typeof emailsById>>();
 
-function userIndex(snapshot: Snapshot): { byId: Map<string, number[]>; emails: Map<string, string> } {
+function emailsOf(snapshot: Snapshot): ReturnType<typeof emailsById> {
+  let known = knownEmails.get(snapshot);
+  if (!known) {
+    known = emailsById(snapshot);
+    knownEmails.set(snapshot, known);
+  }
+  return known;
+}
+
+/** Row numbers of each user's `/users` rows, made once per snapshot. */
+const rowsByUser = new WeakMap<UserDayColumns, Map<string, number[]>>();
+
+function rowsById(snapshot: Snapshot): Map<string, number[]> {
   const known = rowsByUser.get(snapshot.userDays);
   if (known) return known;
   const byId = new Map<string, number[]>();
@@ -54,18 +64,22 @@ function userIndex(snapshot: Snapshot): { byId: Map<string, number[]>; emails: M
     if (list) list.push(i);
     else byId.set(ids[i]!, [i]);
   }
-  const index = { byId, emails: emailsById(snapshot) };
-  rowsByUser.set(snapshot.userDays, index);
-  return index;
+  rowsByUser.set(snapshot.userDays, byId);
+  return byId;
 }
 
 /**
  * Each user's lower-cased e-mail as the snapshot knows it (their latest non-null `/users` e-mail,
- * else the seat's), by user id: the one rule that places a person's rows in a scope and in the
- * month's allocation.
+ * else the seat's), by user id: the one rule that places a person's rows and seat in a scope and in
+ * the month's allocation.
  */
 export function personEmails(snapshot: Snapshot): ReadonlyMap<string, string> {
-  return userIndex(snapshot).emails;
+  return emailsOf(snapshot).keys;
+}
+
+/** {@link personEmails} as the rows or the seat give them (not lower-cased): what a user row shows. */
+export function userEmails(snapshot: Snapshot): ReadonlyMap<string, string> {
+  return emailsOf(snapshot).given;
 }
 
 /** The snapshot's `/users` rows at `rows`, in that order, as columns. */
@@ -96,7 +110,8 @@ function analyticsDays(snapshot: Snapshot): Set<string> {
  * applyScope(snapshot, resolveScope(index, parseScope('team:Platform'))).snapshot.userDays.user_id.length
  */
 export function applyScope(snapshot: Snapshot, scope: ResolvedScope): ScopedInput {
-  const { byId, emails } = userIndex(snapshot);
+  const byId = rowsById(snapshot);
+  const emails = personEmails(snapshot);
   const dates = snapshot.userDays.date;
   const rows: number[] = [];
   for (const [id, list] of byId) {
@@ -113,7 +128,11 @@ export function applyScope(snapshot: Snapshot, scope: ResolvedScope): ScopedInpu
     activity: [],
     productivity: [],
     userDays: pickRows(snapshot.userDays, rows),
-    orgUsers: snapshot.orgUsers.filter((u) => u.email && scope.members[u.email.toLowerCase()] !== undefined),
+    // A seat is its user's: in the scope when the e-mail their rows give them is.
+    orgUsers: snapshot.orgUsers.filter((u) => {
+      const email = emails.get(u.id);
+      return email !== undefined && scope.members[email] !== undefined;
+    }),
     readiness: snapshot.readiness.filter((r) => repositories.has(r.repoUrl)),
     controls: [],
   };

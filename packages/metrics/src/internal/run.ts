@@ -22,7 +22,7 @@ import type {
 import { DEFAULT_CURRENCY, DEFAULT_LEVEL_MAPPING, DEFAULT_TOP_N, type ReportOptions } from '../options.ts';
 import { inScopeOn, type ResolvedScope } from '../scope.ts';
 import type { SharedComputations } from '../section.ts';
-import type { ScopedInput } from './apply-scope.ts';
+import { personEmails, type ScopedInput, userEmails } from './apply-scope.ts';
 import {
   type AllocationCell,
   type MonthAllocation,
@@ -221,7 +221,10 @@ function scopeDays(scoped: ScopedInput): DaySource {
     daily: (span) => usersDailySeries(snapshot.userDays, span, (d) => days.has(d)),
     dataDays: (span) => new Set([...days].filter((d) => inSpan(d, span))),
     mauOn: (day, daily) => daily.find((d) => d.date === day)?.mau_trailing_30d ?? null,
-    seatUsers: (day) => snapshot.orgUsers.filter((u) => inScopeOn(scope, u.email, day)),
+    seatUsers: (day) => {
+      const emails = personEmails(scoped.organization);
+      return snapshot.orgUsers.filter((u) => inScopeOn(scope, emails.get(u.id) ?? null, day));
+    },
   };
 }
 
@@ -330,7 +333,12 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     Object.entries(options.creditLimits ?? {}).map(([email, limit]) => [email.toLowerCase(), limit]),
   );
 
-  const data = encodeUserDays(snapshot.userDays, snapshot.orgUsers);
+  // A scope's rows may carry only an older e-mail of someone: users are known as the organization knows them.
+  const data = encodeUserDays(
+    snapshot.userDays,
+    snapshot.orgUsers,
+    scoped && userEmails(scoped.organization),
+  );
   const periodRows = withinSpan(data.table, period);
   const perDayUsers = usersByDay(periodRows);
   const activeByDate = new Map([...perDayUsers].map(([date, row]) => [date, row['active_users'] ?? 0]));

@@ -156,7 +156,8 @@ export function allocateMonth(input: AllocationInput): MonthAllocation {
   }
   const seatUsers: OrgUser[] = seatsAt(snapshot.orgUsers, period.end);
   const last = segments.length - 1;
-  for (const u of seatUsers) cellOf(u.email ? u.email.toLowerCase() : null, u.id, last).seats++;
+  // A seat goes with its user: placed by the e-mail their rows give them, else the seat's own.
+  for (const u of seatUsers) cellOf(emails.get(u.id) ?? null, u.id, last).seats++;
 
   let orgCredits = 0;
   for (const t of snapshot.tokens) if (inSpan(t.date, period)) orgCredits += t.billable_tokens;

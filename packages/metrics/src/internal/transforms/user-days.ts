@@ -67,16 +67,23 @@ function dictionary<T>(): { codes: Map<T, number>; values: T[]; code(value: T): 
 }
 
 /**
- * Wraps the snapshot's `/users` columns in a table with integer-coded keys and the `active` flag;
- * a user whose rows carry no e-mail takes their seat's from `seats` (the snapshot's `orgUsers`).
+ * Wraps the snapshot's `/users` columns in a table with integer-coded keys and the `active` flag.
+ * A user whose rows carry no e-mail takes their seat's from `seats` (the snapshot's `orgUsers`);
+ * with `known` (user id to e-mail), every user it names has that e-mail instead (a scope's rows are
+ * part of the organization's, which may know someone by a later e-mail).
  *
  * @example
  * const { table, userIds } = encodeUserDays(snapshot.userDays, snapshot.orgUsers);
  */
-export function encodeUserDays(columns: UserDayColumns, seats: readonly OrgUser[] = []): UserDayData {
+export function encodeUserDays(
+  columns: UserDayColumns,
+  seats: readonly OrgUser[] = [],
+  known?: ReadonlyMap<string, string>,
+): UserDayData {
   const codes = userDayCodesOf(columns);
   const data = codes ? encodeCoded(columns, codes) : encodeValues(columns);
-  withSeatEmails(data, seats);
+  if (known) data.emails = data.userIds.map((id, u) => known.get(id) ?? data.emails[u] ?? null);
+  else withSeatEmails(data, seats);
   return data;
 }
 
