@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { forkChild } from './children.ts';
+import { round } from './numbers.ts';
 import { peakRssKb } from './process-stats.ts';
 import type { BenchCalendar } from './protocol.ts';
 
@@ -207,5 +208,3 @@ export async function distributeCases(
   }
   return figures;
 }
-
-const round = (n: number, digits = 2) => Number(n.toFixed(digits));

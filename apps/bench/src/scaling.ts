@@ -7,6 +7,7 @@
  *   query of the 10k store) takes {@link REFERENCE_YARDSTICK_S}: it is judged as that many
  *   yardsticks of this run.
  */
+import { round } from './numbers.ts';
 import type { StoreCaseId, StoreFigure } from './store-bench.ts';
 
 /**
@@ -21,7 +22,13 @@ const RATIO_TARGETS: ReadonlyArray<{ id: StoreCaseId; label: string; limit: numb
   { id: 'workbook', label: 'the workbook stage', limit: 3 },
 ];
 
-const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+/** The run's yardstick: the 12-month query of the 10k store, else of the size that measured it. */
+function yardstickOf(figures: readonly StoreFigure[]): StoreFigure | undefined {
+  return (
+    figures.find((f) => f.id === 'yardstick' && f.users === 10_000) ??
+    figures.find((f) => f.id === 'yardstick')
+  );
+}
 
 /**
  * The run's figures with their time targets judged against its yardstick, followed by issue 34's
@@ -32,7 +39,7 @@ const round = (n: number, digits = 2) => Number(n.toFixed(digits));
  */
 export function judgeStoreFigures(figures: readonly StoreFigure[]): StoreFigure[] {
   const at = (users: number, id: StoreCaseId) => figures.find((f) => f.users === users && f.id === id);
-  const yardstick = at(10_000, 'yardstick') ?? figures.find((f) => f.id === 'yardstick');
+  const yardstick = yardstickOf(figures);
   const judged = figures.map((f): StoreFigure => {
     if (f.limitSeconds === undefined) return f;
     if (!yardstick)
@@ -73,9 +80,7 @@ export function judgeStoreFigures(figures: readonly StoreFigure[]): StoreFigure[
  * seconds beside it as a number of yardsticks.
  */
 export function storeSummaryLines(judged: readonly StoreFigure[]): string[] {
-  const yardstick =
-    judged.find((f) => f.id === 'yardstick' && f.users === 10_000) ??
-    judged.find((f) => f.id === 'yardstick');
+  const yardstick = yardstickOf(judged);
   const lines = [
     yardstick
       ? `Yardstick of this run: the 12-month query of the ${yardstick.users.toLocaleString('en-US')}-user store, ${yardstick.value} s (${REFERENCE_YARDSTICK_S} s on a quiet machine here).`

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkChild } from './children.ts';
+import { median, round } from './numbers.ts';
 import { peakRssKb } from './process-stats.ts';
 import type { BenchCalendar, WorkbookDone } from './protocol.ts';
 
@@ -173,7 +174,6 @@ function monthBytes(store: string, month: string): number {
   return total;
 }
 
-const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 /** Runs of the end-to-end case; its figure is their median. */
 const END_TO_END_RUNS = 3;
 const MiB = 2 ** 20;
@@ -259,20 +259,18 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
           await monthlyFromStore('pdf,xlsx,html,json', `report-${launch.replace(' ', '-')}-${i + 1}`, launch),
         );
       }
-      const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
-      const median = times[Math.floor(times.length / 2)]!;
+      const seconds = median(runs.map((r) => r.seconds));
       const limit = launch === 'pnpm exec' ? 3 : users <= 10_000 ? 5 : 30;
       const targeted = launch === 'pnpm exec' ? users === 10_000 : users === 10_000 || users === 100_000;
       add({
         id: launch === 'node' ? 'monthly-cli' : 'monthly-readme',
         case: `${launch === 'node' ? 'monthly --store' : 'pnpm exec orgreport monthly --store'}, month held (PDF, XLSX, HTML, JSON; ${runs[0]!.requests} request(s); median of ${runs.length} runs: ${runs.map((r) => round(r.seconds, 1)).join(', ')} s)`,
-        value: round(median, 1),
+        value: round(seconds, 1),
         unit: 's',
         ...(targeted ? { limitSeconds: limit } : {}),
       });
       if (launch === 'node') {
-        const peaks = runs.map((r) => r.peakMb).sort((a, b) => a - b);
-        const peak = peaks[Math.floor(peaks.length / 2)]!;
+        const peak = median(runs.map((r) => r.peakMb));
         add({
           id: 'monthly-peak-rss',
           case: `monthly --store, month held: peak RSS of the CLI's process (median of ${runs.length} runs: ${runs.map((r) => Math.round(r.peakMb)).join(', ')} MB)`,
@@ -294,12 +292,10 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
       books.push(await child.next('workbook-done'));
       await child.exited;
     }
-    const walls = books.map((b) => b.wallMs).sort((a, b) => a - b);
-    const cpus = books.map((b) => b.cpuMs).sort((a, b) => a - b);
     add({
       id: 'workbook',
-      case: `workbook stage: writeWorkbook of the month's model (${books[0]!.users} user rows, ${round(books[0]!.bytes / MiB, 1)} MiB; median of ${books.length} fresh processes: ${books.map((b) => round(b.wallMs / 1000, 2)).join(', ')} s; CPU median ${round(cpus[Math.floor(cpus.length / 2)]! / 1000, 2)} s)`,
-      value: round(walls[Math.floor(walls.length / 2)]! / 1000, 2),
+      case: `workbook stage: writeWorkbook of the month's model (${books[0]!.users} user rows, ${round(books[0]!.bytes / MiB, 1)} MiB; median of ${books.length} fresh processes: ${books.map((b) => round(b.wallMs / 1000, 2)).join(', ')} s; CPU median ${round(median(books.map((b) => b.cpuMs)) / 1000, 2)} s)`,
+      value: round(median(books.map((b) => b.wallMs)) / 1000, 2),
       unit: 's',
     });
 
