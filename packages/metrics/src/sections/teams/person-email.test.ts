@@ -108,4 +108,13 @@ describe('a person’s one e-mail', () => {
     expect([data.previous_credits, orgData.previous_credits]).toEqual([50, 50]);
     expect(teamsOf(jo).rows.some((r) => r.team === 'Unassigned')).toBe(false);
   });
+
+  it('brings nobody outside a scope into its report, by any of their e-mails', () => {
+    // Ann (both e-mails) and Ivo are outside Jo's scope; Cy is outside Ivo's.
+    const jo = JSON.stringify(reportOf('manager:jo@x.test'));
+    for (const outside of ['ann@x.test', 'ann.old@x.test', 'ivo@x.test']) expect(jo).not.toContain(outside);
+    const ivo = JSON.stringify(reportOf('manager:ivo@x.test'));
+    expect(ivo).not.toContain('cy@x.test');
+    expect(ivo).toContain('ann@x.test');
+  });
 });
