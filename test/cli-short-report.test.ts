@@ -77,6 +77,13 @@ describe("a manager's short report", () => {
     }
   });
 
+  it('never says every seat was used when one had no activity', () => {
+    const pdfs = readdirSync(out).filter((f) => f.endsWith('.pdf'));
+    const idle = pdfs.filter((pdf) => /\d+ seats? of \d+ had no activity/.test(pageText(join(out, pdf), 1)));
+    expect(idle.length).toBeGreaterThan(0);
+    for (const pdf of idle) expect(pageText(join(out, pdf), 1), pdf).not.toContain('every seat was used');
+  });
+
   it("states the scope's own figures and its people by their names", () => {
     for (const model of models) {
       const label = model.scope!.label;
