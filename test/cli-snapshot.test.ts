@@ -44,12 +44,21 @@ describe('snapshot and offline re-render', () => {
     const offline = tempDir();
     const before = emulator.requestLog.length;
     const render = await cli(
-      ['render', '--snapshot', join(out, 'snapshot'), '--formats', 'json', '--out', offline],
+      ['render', '--snapshot', join(out, 'snapshot'), '--formats', 'json', '--out', offline, '--verbose'],
       {
         env: {},
       },
     );
     expect(render.code, render.err).toBe(0);
+    // The compute's garbage is collected before the documents are written, not on top of them.
+    const stages = render.err
+      .split('\n')
+      .map((line) => /^(?:debug: )?(compute|memory|json):/.exec(line)?.[1])
+      .filter(Boolean);
+    expect(stages).toEqual(['compute', 'memory', 'json']);
+    expect(render.err).toMatch(
+      /debug: memory: the compute's garbage collected in [\d.]+ s: heap \d+ MB to \d+ MB/,
+    );
     expect(emulator.requestLog.length).toBe(before);
     const again = JSON.parse(readFileSync(join(offline, `${base()}.json`), 'utf8'));
     expect(again).toEqual(model);

@@ -8,6 +8,7 @@ import { EXIT, exitCodeOf, messageOf } from '@orgreport/pipeline/errors';
 import { CommanderError } from 'commander';
 import type { CommandContext, StopCleanupKind } from './context.ts';
 import { type CliIo, processIo, type TextOut } from './io.ts';
+import { collectGarbage } from './memory.ts';
 import { createProgram } from './program.ts';
 
 /**
@@ -27,6 +28,7 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
     io: { ...given, stdout: masked(given.stdout, secrets), stderr: masked(given.stderr, secrets) },
     secrets,
     onStop: stops.register,
+    releaseMemory: collectGarbage,
   };
   const envKey = ctx.io.env.ORGREPORT_API_KEY;
   if (envKey) ctx.secrets.add(envKey);
