@@ -333,7 +333,7 @@ describe('distribute', () => {
       { env: mailEnv() },
     );
     expect(text.out).toMatch(
-      /scopes held back \(no report\):\n.*team:Leadership .*3 people, fewer than the minimum group size of 5/,
+      /^1 scope held back \(no report\):\n.*team:Leadership .*3 people, fewer than the minimum group size of 5/m,
     );
 
     // Leadership's figures as the organization report shows them to its readers, who see everyone.

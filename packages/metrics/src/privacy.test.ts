@@ -14,9 +14,9 @@ import {
   withholdPeople,
 } from './privacy.ts';
 import { indexDirectory, parseScope, resolveScope } from './scope.ts';
-import type { DirectoryPerson, PeopleDirectory } from './section.ts';
+import type { DirectoryPerson, PeopleDirectory, TableSheet } from './section.ts';
 import { BUILTIN_SECTIONS } from './sections/index.ts';
-import type { TeamsSection } from './sections/teams/index.ts';
+import type { TeamRow, TeamsSection } from './sections/teams/index.ts';
 import { buildSnapshot, tokensDay, userDay } from './testing/snapshot-builder.ts';
 
 const teamOf: Record<string, string> = {
@@ -138,6 +138,38 @@ describe('protectModel', () => {
     expect(text).toContain(WITHHELD); // the control change's author
     expect(model.privacy).toMatchObject({ minGroupSize: 3, personRows: 'none' });
     expect(model.definitions.find((d) => d.id === 'privacy')?.text).toMatch(/Minimum group size: 3 people/);
+  });
+
+  it('leaves a delegation level held back empty in the Teams sheet, never a zero', () => {
+    // Platform's 7 active users: 4 at auto-high, 1 each at auto-low, spec and manual, none at auto-medium.
+    const mixed = structuredClone(organization);
+    const platform = (mixed.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Platform')!;
+    Object.assign(platform, {
+      active_users: 7,
+      delegation_users: 7,
+      delegation: { 'auto-high': 4 / 7, 'auto-medium': 0, 'auto-low': 1 / 7, spec: 1 / 7, manual: 1 / 7 },
+    });
+    const model = protectModel(mixed, {
+      policy: { minGroupSize: 3, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    const sheet = BUILTIN_SECTIONS.find((s) => s.id === 'teams')!.sheets![0] as TableSheet<TeamRow>;
+    const row = (model.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Platform')!;
+    const cells = Object.fromEntries(
+      sheet.columns!(model)
+        .filter((c) => c.header.startsWith('delegation_'))
+        .map((c) => [c.header, c.value(row)]),
+    );
+    // The three levels of one person each are held back together (3 people): their cells say nothing,
+    // while a level nobody is at is a true zero.
+    expect(cells).toEqual({
+      delegation_auto_high: 4 / 7,
+      delegation_auto_medium: 0,
+      delegation_auto_low: null,
+      delegation_spec: null,
+      delegation_manual: null,
+    });
   });
 
   it("gives a manager their scope's people and nobody else", () => {

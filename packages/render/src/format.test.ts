@@ -79,6 +79,39 @@ describe('figures', () => {
     expect(formatFigureChange({ change: 1, changeKind: 'difference' })).toBe('\u25B2 +1');
     expect(formatFigureChange({ change: 0.0001, changeKind: 'points' })).toBe('0.0 pp');
   });
+
+  it("gives a share's change in points as the difference of the shares shown, so the page adds up", () => {
+    // 38.349% shows as 38.3%, 32.251% as 32.3%: the page says -6.0 pp, not the -6.098 pp between them.
+    const stickiness = {
+      value: 0.32251,
+      previous: 0.38349,
+      change: 0.32251 - 0.38349,
+      changeKind: 'points',
+      unit: 'share',
+    } as const;
+    expect(formatFigure(stickiness)).toBe('32.3%');
+    expect(formatFigureChange(stickiness)).toBe('\u25BC -6.0 pp');
+    // 34.94% and 38.45% show as 34.9% and 38.5%: +3.6 pp (3.51 between them).
+    expect(
+      formatFigureChange({
+        value: 0.3845,
+        previous: 0.3494,
+        change: 0.3845 - 0.3494,
+        changeKind: 'points',
+        unit: 'share',
+      }),
+    ).toBe('\u25B2 +3.6 pp');
+    // Shown alike, no move, whatever the digits after.
+    expect(
+      formatFigureChange({
+        value: 0.32251,
+        previous: 0.32299,
+        change: -0.00048,
+        changeKind: 'points',
+        unit: 'share',
+      }),
+    ).toBe('0.0 pp');
+  });
 });
 
 describe('currency and instants', () => {

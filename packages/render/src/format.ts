@@ -181,9 +181,28 @@ const DIRECTION_MARKS = { up: '\u25B2 ', down: '\u25BC ', flat: '', none: '' } a
  * A headline figure's month-over-month change with its direction: `▲ +13.2%` (relative),
  * `▼ -0.3 pp` (shares and scores), `▲ +1` (levels); "n/a" without comparison.
  */
-export function formatFigureChange(figure: Pick<Figure, 'change' | 'changeKind'>): string {
-  const direction = changeDirection(figure);
+export function formatFigureChange(
+  figure: Pick<Figure, 'change' | 'changeKind'> & Partial<Pick<Figure, 'value' | 'previous' | 'unit'>>,
+): string {
+  const shown = { change: shownChange(figure) };
+  const direction = changeDirection(shown);
   // What shows as no move reads 0.0, without a sign.
-  const change = direction === 'flat' ? 0 : figure.change;
+  const change = direction === 'flat' ? 0 : shown.change;
   return DIRECTION_MARKS[direction] + formatValue(change, kindOfChange(figure));
+}
+
+/**
+ * A change as the page can check it: a share's change in points is the difference of the two
+ * shares as shown (38.3% to 32.3% is -6.0 pp, where the shares' digits beyond would give -6.1).
+ */
+function shownChange(
+  figure: Pick<Figure, 'change' | 'changeKind'> & Partial<Pick<Figure, 'value' | 'previous' | 'unit'>>,
+): number | null {
+  const { value, previous, unit } = figure;
+  if (figure.changeKind !== 'points' || typeof value !== 'number' || typeof previous !== 'number')
+    return figure.change;
+  if (!unit || kindOfUnit(unit) !== 'share' || !Number.isFinite(value) || !Number.isFinite(previous))
+    return figure.change;
+  const percent = (share: number) => Number(grouped(excelPrecision(share * 100), 1).replace(/,/g, ''));
+  return (percent(value) - percent(previous)) / 100;
 }

@@ -113,14 +113,14 @@ describe('a rollup document', () => {
 
   it('names the organizations where a security setting changed', () => {
     expect(whatChangedSentences(model)[0]).toBe(
-      '3 security-relevant enterprise settings changed this month in North (sandbox.enabled): see Enterprise controls.',
+      '1 security-relevant enterprise setting changed this month in North, 3 times in all (sandbox.enabled): see Enterprise controls.',
     );
     const two = {
       ...model,
       whatChanged: [{ ...model.whatChanged[0]!, organizations: ['North', 'South', 'West'] }],
     };
     expect(whatChangedSentences(two as ReportModel)[0]).toContain(
-      'changed this month in North, South and West (',
+      'changed this month in North, South and West, 3 times in all (',
     );
   });
 

@@ -20,7 +20,8 @@ export function possessive(name: string): string {
 function sentence(fact: ChangeFact, scope: string | null): string {
   switch (fact.kind) {
     case 'security':
-      return `${plural(fact.changes, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
+      // Settings are counted once however often they changed (a setting set and set back is two changes).
+      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''}${fact.changes > fact.paths.length ? `, ${fact.changes} times in all` : ''} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';

@@ -51,7 +51,7 @@ function printPlan(ctx: CommandContext, summary: PlanSummary): void {
     ),
   ];
   if (summary.heldBack.length > 0) {
-    lines.push(`${summary.heldBack.length} scopes held back (no report):`);
+    lines.push(`${scopesHeldBack(summary.heldBack.length)} (no report):`);
     for (const h of summary.heldBack) {
       lines.push(
         `  ${h.scope.padEnd(48)} ${h.reason}${h.recipients.length > 0 ? ` (would have gone to ${h.recipients.join(', ')})` : ''}`,
@@ -106,7 +106,12 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
     );
   } else if (reporter.enabled('info')) {
     ctx.io.stdout.write(
-      `distributed ${result.month}: ${result.sent.length} sent, ${result.skipped.length} already delivered, ${result.unknown.length} unknown, ${summary.heldBack.length} scopes held back; ${result.rendered.length} files in ${config.outDir}; done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      `distributed ${result.month}: ${result.sent.length} sent, ${result.skipped.length} already delivered, ${result.unknown.length} unknown, ${scopesHeldBack(summary.heldBack.length)}; ${result.rendered.length} files in ${config.outDir}; done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
   }
+}
+
+/** "1 scope held back", "3 scopes held back". */
+function scopesHeldBack(count: number): string {
+  return `${count} ${count === 1 ? 'scope' : 'scopes'} held back`;
 }

@@ -84,7 +84,7 @@ describe('teams', () => {
     expect(platform.previous_credits).toBe(200);
     expect(platform.credits_change).toBe(3.5); // (900 - 200) / 200
     expect(platform.active_users_change).toBe(1); // 2 - 1
-    expect(teams.unassigned).toEqual({ active_users: 1, seats: 1, examples: ['dee@x.test'] });
+    expect(teams.unassigned).toEqual({ active_users: 1, seats: 1, people: 2, examples: ['dee@x.test'] });
     expect(model.dataQuality.find((f) => f.kind === 'directory_unassigned')?.count).toBe(2);
   });
 });

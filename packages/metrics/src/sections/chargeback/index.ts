@@ -333,7 +333,7 @@ export const chargeback = defineSection<ChargebackSection | null>({
     {
       id: 'user_cost',
       term: 'A user\u2019s cost',
-      text: 'With a people directory, a user\u2019s cost is their person\u2019s whole cents of the allocation (see Chargeback). A person with several user ids (one e-mail, an account made again) has those cents shared over the ids by credits, by the largest-remainder method, so the users add up to the bill.',
+      text: 'With a people directory, a user\u2019s cost is their person\u2019s whole cents of the allocation (see Chargeback). A person with several user ids (one e-mail, an account made again) has those cents shared over the ids by credits, by the largest-remainder method, so the users add up to the bill. A user\u2019s team and cost center are those at the period\u2019s end, while a person who moved during the month is charged to each team for their days in it: the users summed by team differ from the teams\u2019 rows by what movers spent before they moved (summed by cost center they agree unless someone moved cost center).',
     },
   ],
   partial: { file: fileURLToPath(new URL('./chargeback.hbs', import.meta.url)) },

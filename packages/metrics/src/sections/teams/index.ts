@@ -54,7 +54,8 @@ export interface TeamRow {
 export interface TeamsSection {
   rows: TeamRow[];
   /** Active users and seats the directory does not list. */
-  unassigned: { active_users: number; seats: number; examples: string[] };
+  /** The people the directory does not list: active users, seats, and how many people they are (one may be both). */
+  unassigned: { active_users: number; seats: number; people: number; examples: string[] };
 }
 
 interface TeamAccumulator {
@@ -117,7 +118,8 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     t.costCenters.add(p.costCenter);
     for (const r of p.repositories) t.repos.add(r);
   }
-  const unassigned = { active_users: 0, seats: 0, examples: [] as string[] };
+  const unassigned = { active_users: 0, seats: 0, people: 0, examples: [] as string[] };
+  const unassignedPeople = new Set<string>();
   // Each person's latest team inside the run (their team at the end, or where they last were in the scope).
   const lastTeam = new Map<string, { segment: number; team: string }>();
   for (const cell of run.cells()) {
@@ -127,7 +129,10 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     t.creditCents += cell.creditCents;
     t.seatCents += cell.seatCents;
     if (cell.active) t.active.add(cell.person);
-    if (cell.row === null) unassigned.seats += cell.seats;
+    if (cell.row === null) {
+      unassigned.seats += cell.seats;
+      unassignedPeople.add(cell.person);
+    }
     const known = lastTeam.get(cell.person);
     if (!known || cell.segment > known.segment)
       lastTeam.set(cell.person, { segment: cell.segment, team: cell.team });
@@ -148,6 +153,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     t.mixUsers++;
     if (!where.person) {
       unassigned.active_users++;
+      unassignedPeople.add(key);
       if (unassigned.examples.length < 5) unassigned.examples.push(u.email ?? u.user_id);
     }
   }
@@ -210,17 +216,19 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
         ? -1
         : b.credits - a.credits || (a.team < b.team ? -1 : 1),
   );
+  unassigned.people = unassignedPeople.size;
   return { rows, unassigned };
 }
 
 function teamChecks(context: SectionContext, data: TeamsSection | null): DataQualityFinding[] {
   if (!data || (data.unassigned.active_users === 0 && data.unassigned.seats === 0)) return [];
-  const { active_users, seats, examples } = data.unassigned;
+  const { active_users, seats, people, examples } = data.unassigned;
+  const directory = context.inputs.directory?.source || 'the people directory';
   return [
     {
       kind: 'directory_unassigned',
-      message: `${active_users} active users and ${seats} seats are not in the directory ${context.inputs.directory?.source ?? ''} and count as "Unassigned" (for example ${examples.join(', ') || 'none active'}).`,
-      count: active_users + seats,
+      message: `${people === 1 ? '1 person' : `${people} people`} (active users ${active_users}, seats ${seats}) ${people === 1 ? 'is' : 'are'} not in ${directory} and count as "Unassigned" (for example ${examples.join(', ') || 'none active'}).`,
+      count: people,
       details: examples,
     },
   ];
@@ -314,7 +322,7 @@ export const teams = defineSection<TeamsSection | null>({
     {
       id: 'teams',
       term: 'Teams',
-      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case (a user and their seat go by one e-mail: the latest one on their /users rows, else the seat\u2019s own, in both months and in every report); anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level; its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. Change = on the previous month: credits relatively, active users as a difference.',
+      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case (a user and their seat go by one e-mail: the latest one on their /users rows, else the seat\u2019s own, in both months and in every report); anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level (a level held back for privacy is left empty, never 0); its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. Change = on the previous month: credits relatively, active users as a difference.',
     },
   ],
   partial: { file: fileURLToPath(new URL('./teams.hbs', import.meta.url)) },
@@ -338,7 +346,8 @@ export const teams = defineSection<TeamsSection | null>({
         ...DELEGATION_LEVELS.map((level) => ({
           header: `delegation_${level.replace('-', '_')}`,
           kind: 'share' as const,
-          value: (r: TeamRow) => r.delegation[level] ?? (r.delegation_users > 0 ? 0 : null),
+          // Every level is in a mix, 0 where nobody is: a level missing was held back for privacy.
+          value: (r: TeamRow) => r.delegation[level] ?? null,
         })),
         field('readiness_score', 'share'),
         field('repositories', 'integer'),

@@ -74,7 +74,7 @@ describe('a user whose rows carry no e-mail', () => {
     ]);
     // Ann 4 / 2 = 2, Fay 3 / 1 = 3.
     expect(teams.rows[0]!.autonomy_mean).toBe(2.5);
-    expect(teams.unassigned).toEqual({ active_users: 0, seats: 0, examples: [] });
+    expect(teams.unassigned).toEqual({ active_users: 0, seats: 0, people: 0, examples: [] });
   });
 
   it('has their seat’s e-mail, team and credit cost on their user row, so the users add up to the bill', () => {
