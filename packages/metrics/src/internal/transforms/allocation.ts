@@ -46,6 +46,14 @@ export interface AllocationCell {
   seatCents: number;
 }
 
+/**
+ * Whether a cell's person, when the directory does not list them, is one of Unassigned's people:
+ * they hold a seat or were active (the chargeback lists them, data quality counts them).
+ */
+export function unassignedPersonOf(cell: AllocationCell): boolean {
+  return cell.seats > 0 || cell.active;
+}
+
 /** A cost center's bill, as the organization's allocation gives it. */
 export interface CostCenterBill {
   name: string;

@@ -103,7 +103,7 @@ describe('one allocation', () => {
     expect(chargebackOf(organization).rows.map((r) => [r.cost_center, ...bill(r)])).toEqual([
       ['CC-1', 4, 4, 1000, 0.3, 79.96, 80.26],
       ['CC-2', 2, 2, 90, 0.03, 39.98, 40.01],
-      ['Unassigned', 0, 2, 9, 0, 39.98, 39.98],
+      ['Unassigned', 2, 2, 9, 0, 39.98, 39.98], // its people: Dee and Eve, whom it charges
       ['Not attributed to a user', 0, 0, 12, 0, 0, 0],
     ]);
   });

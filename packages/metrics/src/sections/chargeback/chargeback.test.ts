@@ -103,6 +103,11 @@ describe('chargeback', () => {
       ['Unassigned', 0, 1, 0, 19.99],
       ['Not attributed to a user', 7, 0, 0, 0],
     ]);
+    // Unassigned's people are those it charges (Eve's seat, Dee's activity), not the directory's nobody.
+    expect(chargeback.rows.find((r) => r.cost_center === 'Unassigned')).toMatchObject({
+      people: 2,
+      active_users: 1,
+    });
     // The total is not a row of the charges (a pivot of the rows is right as it stands).
     const t = chargeback.total;
     expect([t.cost_center, t.credits, t.seats, t.credit_cost, t.seat_cost]).toEqual([

@@ -8,7 +8,11 @@
 import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
-import type { AllocationCell, MonthAllocation } from '../../internal/transforms/allocation.ts';
+import {
+  type AllocationCell,
+  type MonthAllocation,
+  unassignedPersonOf,
+} from '../../internal/transforms/allocation.ts';
 import {
   peopleOn,
   sameCredits,
@@ -122,6 +126,8 @@ function costCenterRows(
     x.teams.add(p.team);
     x.people++;
   }
+  // The directory lists nobody under Unassigned: its people are those it charges, as listed below it.
+  const unlisted = new Set<string>();
   for (const c of cells) {
     const x = sumOf(c.costCenter);
     x.credits += c.credits;
@@ -129,7 +135,9 @@ function costCenterRows(
     x.cc += c.creditCents;
     x.sc += c.seatCents;
     if (c.active) x.active.add(c.person);
+    if (c.row === null && unassignedPersonOf(c)) unlisted.add(c.person);
   }
+  if (unlisted.size > 0) sumOf(UNASSIGNED).people = unlisted.size;
   if (sums.get(UNASSIGNED)?.teams.size === 0) sums.get(UNASSIGNED)!.teams.add(UNASSIGNED);
   const order = allocation.costCenters.map((b) => b.name);
   return order
@@ -207,8 +215,7 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
       if (c.row !== null) continue;
       seats += c.seats;
       if (c.active) active.add(c.person);
-      if (c.seats > 0 || c.active)
-        persons.set(c.person, { name: nameOf({ email: c.email }), email: c.email });
+      if (unassignedPersonOf(c)) persons.set(c.person, { name: nameOf({ email: c.email }), email: c.email });
     }
     const people = [...persons.values()].sort((a, b) => ((a.email ?? '') < (b.email ?? '') ? -1 : 1));
     return {

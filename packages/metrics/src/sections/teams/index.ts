@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type DayRange, DELEGATION_LEVELS } from '@orgreport/api-core';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
+import { unassignedPersonOf } from '../../internal/transforms/allocation.ts';
 import { peopleOn, placementOf, scopePeopleOn, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
 import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
@@ -131,7 +132,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     if (cell.active) t.active.add(cell.person);
     if (cell.row === null) {
       unassigned.seats += cell.seats;
-      unassignedPeople.add(cell.person);
+      if (unassignedPersonOf(cell)) unassignedPeople.add(cell.person);
     }
     const known = lastTeam.get(cell.person);
     if (!known || cell.segment > known.segment)
