@@ -295,7 +295,15 @@ describe('the rollup of two organizations, figure by figure', () => {
       for (const change of part.changes)
         expect(controls).toContain(`${part.organization.name}: revision ${change.revision}`);
     }
-    expect(html).toMatch(new RegExp(`changed this month in ${withSecurity.join(' and ')} \\(`));
+    // Settings are counted once, and how often they changed is said when it is more.
+    const security = rollup.whatChanged.find((f) => f.kind === 'security') as {
+      changes: number;
+      paths: string[];
+    };
+    const times = security.changes > security.paths.length ? `, ${security.changes} times in all` : '';
+    expect(html).toContain(
+      `${security.paths.length} security-relevant enterprise setting${security.paths.length === 1 ? '' : 's'} changed this month in ${withSecurity.join(' and ')}${times} (`,
+    );
   });
 
   it('keeps a repository per organization and URL, and says whose each row is', async () => {
