@@ -177,13 +177,15 @@ export function changeDirection(figure: Pick<Figure, 'change'>): 'up' | 'down' |
 
 const DIRECTION_MARKS = { up: '\u25B2 ', down: '\u25BC ', flat: '', none: '' } as const;
 
+/** A figure's change, with the value and previous value it is the change between when they are known. */
+type FigureChange = Pick<Figure, 'change' | 'changeKind'> &
+  Partial<Pick<Figure, 'value' | 'previous' | 'unit'>>;
+
 /**
  * A headline figure's month-over-month change with its direction: `▲ +13.2%` (relative),
  * `▼ -0.3 pp` (shares and scores), `▲ +1` (levels); "n/a" without comparison.
  */
-export function formatFigureChange(
-  figure: Pick<Figure, 'change' | 'changeKind'> & Partial<Pick<Figure, 'value' | 'previous' | 'unit'>>,
-): string {
+export function formatFigureChange(figure: FigureChange): string {
   const shown = { change: shownChange(figure) };
   const direction = changeDirection(shown);
   // What shows as no move reads 0.0, without a sign.
@@ -195,14 +197,10 @@ export function formatFigureChange(
  * A change as the page can check it: a share's change in points is the difference of the two
  * shares as shown (38.3% to 32.3% is -6.0 pp, where the shares' digits beyond would give -6.1).
  */
-function shownChange(
-  figure: Pick<Figure, 'change' | 'changeKind'> & Partial<Pick<Figure, 'value' | 'previous' | 'unit'>>,
-): number | null {
+function shownChange(figure: FigureChange): number | null {
   const { value, previous, unit } = figure;
-  if (figure.changeKind !== 'points' || typeof value !== 'number' || typeof previous !== 'number')
-    return figure.change;
-  if (!unit || kindOfUnit(unit) !== 'share' || !Number.isFinite(value) || !Number.isFinite(previous))
-    return figure.change;
+  const shares = figure.changeKind === 'points' && unit !== undefined && kindOfUnit(unit) === 'share';
+  if (!shares || !Number.isFinite(value) || !Number.isFinite(previous)) return figure.change;
   const percent = (share: number) => Number(grouped(excelPrecision(share * 100), 1).replace(/,/g, ''));
-  return (percent(value) - percent(previous)) / 100;
+  return (percent(value!) - percent(previous!)) / 100;
 }

@@ -233,6 +233,10 @@ async function deliver(
 /** Lets the run's owner free the compute's garbage before the documents allocate (see `RunContext.releaseMemory`). */
 function releaseMemory(ctx: RunContext, reporter: Reporter): void {
   if (!ctx.releaseMemory) return;
+  if (!reporter.enabled('debug')) {
+    ctx.releaseMemory();
+    return;
+  }
   const started = performance.now();
   const before = process.memoryUsage();
   ctx.releaseMemory();

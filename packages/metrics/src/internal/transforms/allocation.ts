@@ -47,10 +47,10 @@ export interface AllocationCell {
 }
 
 /**
- * Whether a cell's person, when the directory does not list them, is one of Unassigned's people:
- * they hold a seat or were active (the chargeback lists them, data quality counts them).
+ * Whether a cell's person holds a seat or was active: a person the directory does not list counts
+ * as one of Unassigned's people then (the chargeback lists them, data quality counts them).
  */
-export function unassignedPersonOf(cell: AllocationCell): boolean {
+export function hasSeatOrActivity(cell: AllocationCell): boolean {
   return cell.seats > 0 || cell.active;
 }
 

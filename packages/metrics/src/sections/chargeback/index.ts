@@ -10,8 +10,8 @@ import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
 import {
   type AllocationCell,
+  hasSeatOrActivity,
   type MonthAllocation,
-  unassignedPersonOf,
 } from '../../internal/transforms/allocation.ts';
 import {
   peopleOn,
@@ -135,7 +135,7 @@ function costCenterRows(
     x.cc += c.creditCents;
     x.sc += c.seatCents;
     if (c.active) x.active.add(c.person);
-    if (c.row === null && unassignedPersonOf(c)) unlisted.add(c.person);
+    if (c.row === null && hasSeatOrActivity(c)) unlisted.add(c.person);
   }
   if (unlisted.size > 0) sumOf(UNASSIGNED).people = unlisted.size;
   if (sums.get(UNASSIGNED)?.teams.size === 0) sums.get(UNASSIGNED)!.teams.add(UNASSIGNED);
@@ -215,7 +215,7 @@ export function computeChargeback(context: SectionContext): ChargebackSection | 
       if (c.row !== null) continue;
       seats += c.seats;
       if (c.active) active.add(c.person);
-      if (unassignedPersonOf(c)) persons.set(c.person, { name: nameOf({ email: c.email }), email: c.email });
+      if (hasSeatOrActivity(c)) persons.set(c.person, { name: nameOf({ email: c.email }), email: c.email });
     }
     const people = [...persons.values()].sort((a, b) => ((a.email ?? '') < (b.email ?? '') ? -1 : 1));
     return {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type DayRange, DELEGATION_LEVELS } from '@orgreport/api-core';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
-import { unassignedPersonOf } from '../../internal/transforms/allocation.ts';
+import { hasSeatOrActivity } from '../../internal/transforms/allocation.ts';
 import { peopleOn, placementOf, scopePeopleOn, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
 import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
@@ -54,7 +54,6 @@ export interface TeamRow {
 
 export interface TeamsSection {
   rows: TeamRow[];
-  /** Active users and seats the directory does not list. */
   /** The people the directory does not list: active users, seats, and how many people they are (one may be both). */
   unassigned: { active_users: number; seats: number; people: number; examples: string[] };
 }
@@ -132,7 +131,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
     if (cell.active) t.active.add(cell.person);
     if (cell.row === null) {
       unassigned.seats += cell.seats;
-      if (unassignedPersonOf(cell)) unassignedPeople.add(cell.person);
+      if (hasSeatOrActivity(cell)) unassignedPeople.add(cell.person);
     }
     const known = lastTeam.get(cell.person);
     if (!known || cell.segment > known.segment)
