@@ -182,6 +182,14 @@ export function userDayColumnsFromRows(rows: Iterable<Partial<UserDay>>): UserDa
   return new UserDayColumnsBuilder().push(rows).columns;
 }
 
+/**
+ * The number of rows of `columns`, read off a number column: a reader may make the text columns
+ * only when they are first read (see {@link UserDayCodes}), and a count should not make them.
+ */
+export function userDayRowCount(columns: UserDayColumns): number {
+  return columns.tool_calls.length;
+}
+
 /** Row `i` of the columns as an object. */
 export function userDayRowAt(columns: UserDayColumns, i: number): UserDay {
   const row: Record<string, unknown> = {};

@@ -35,5 +35,27 @@ describe('readPeriod', () => {
     // sums of fractions are taken in another order.
     expect(jsonDifferences(a, b)).toEqual([]);
     expect(a.figures).toEqual(b.figures);
+
+    // The report worked on the read's codes: the text columns are still to be made, and when a
+    // reader asks for them (a scope, the snapshot's files), they hold the fetch's values.
+    const text = [
+      'user_id',
+      'user_email',
+      'date',
+      'primary_model',
+      'primary_model_tier',
+      'delegation_level',
+      'languages',
+    ] as const;
+    for (const c of text)
+      expect(Object.getOwnPropertyDescriptor(fromStore.userDays, c)?.get, c).toBeTypeOf('function');
+    const rowsOf = (s: typeof fresh) =>
+      s.userDays.user_id
+        .map((id, i) => JSON.stringify([id, ...text.slice(1).map((c) => s.userDays[c][i])]))
+        .sort();
+    expect(rowsOf(fromStore)).toEqual(rowsOf(fresh));
+    expect(Object.getOwnPropertyDescriptor(fromStore.userDays, 'user_id')?.value).toBe(
+      fromStore.userDays.user_id,
+    );
   });
 });

@@ -128,9 +128,12 @@ class DatasetReader {
  * `UserDayCodes`) when every text column and the date came coded.
  */
 function userDayColumnsOf({ columns, codes }: EncodedColumns): UserDayColumns {
-  const out = Object.fromEntries(
-    USER_DAY_COLUMNS.map((c) => [c, columns[c] ?? []]),
-  ) as unknown as UserDayColumns;
+  const out = {} as UserDayColumns;
+  // Copied as properties, not read: the text columns are made when first read (`encodedColumns`).
+  for (const c of USER_DAY_COLUMNS) {
+    const own = Object.getOwnPropertyDescriptor(columns, c);
+    Object.defineProperty(out, c, own ?? { value: [], enumerable: true, writable: true, configurable: true });
+  }
   if (!codes.date || USER_DAY_TEXT_COLUMNS.some((c) => !codes[c])) return out;
   const text = Object.fromEntries(USER_DAY_TEXT_COLUMNS.map((c) => [c, codes[c]])) as UserDayCodes['text'];
   return withUserDayCodes(out, { date: codes.date.codes, text });

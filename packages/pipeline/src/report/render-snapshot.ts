@@ -1,5 +1,6 @@
 /** A past month's report again, from its snapshot folder: offline, without a key (`orgreport render`). */
 import { resolve } from 'node:path';
+import { userDayRowCount } from '@orgreport/api-core';
 import { readSnapshot } from '@orgreport/snapshot';
 import type { RunContext } from '../context.ts';
 import { loadDirectory } from '../directory/read.ts';
@@ -33,7 +34,7 @@ export async function renderSnapshotReport(
   const snapshot = await readSnapshot(resolve(ctx.io.cwd, request.snapshot));
   const m = snapshot.manifest;
   stage.done(
-    `${m.organization.name} ${m.period.month}, fetched ${m.fetchedAt}, ${snapshot.userDays.user_id.length} user-day rows`,
+    `${m.organization.name} ${m.period.month}, fetched ${m.fetchedAt}, ${userDayRowCount(snapshot.userDays)} user-day rows`,
   );
   if (config.organizationName) snapshot.manifest.organization.name = config.organizationName;
   return produceReport(snapshot, {

@@ -3,7 +3,7 @@
  * report and comparison months the store lacks (a stored month is never fetched again), then the
  * period is read back as the snapshot a fresh fetch would have given.
  */
-import { comparisonPeriod, type MonthPeriod, type Snapshot } from '@orgreport/api-core';
+import { comparisonPeriod, type MonthPeriod, type Snapshot, userDayRowCount } from '@orgreport/api-core';
 import type { SectionInputs } from '@orgreport/metrics';
 import { fetchedRangeOf } from '@orgreport/snapshot';
 import type { RunContext } from '../context.ts';
@@ -98,7 +98,7 @@ export async function snapshotFromStore(
   // The name of the sync's connection (the demo's) or of the configuration, as the read would give it.
   if (synced.organizationName) snapshot.manifest.organization.name = synced.organizationName;
   stage.done(
-    `${period.month} from ${config.store}: ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
+    `${period.month} from ${config.store}: ${userDayRowCount(snapshot.userDays)} user-day rows, ${snapshot.orgUsers.length} users`,
   );
   return snapshot;
 }

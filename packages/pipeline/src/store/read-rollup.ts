@@ -2,7 +2,7 @@
  * The rollup's inputs, from the store alone (no request): each organization's snapshot of the
  * period, its own report's figures, and the snapshot of all of them together.
  */
-import { comparisonPeriod, type MonthPeriod, type Snapshot } from '@orgreport/api-core';
+import { comparisonPeriod, type MonthPeriod, type Snapshot, userDayRowCount } from '@orgreport/api-core';
 import type { OrganizationFigures } from '@orgreport/metrics';
 import { UsageError } from '../errors.ts';
 import type { Reporter } from '../reporter.ts';
@@ -46,7 +46,7 @@ export async function rollupFromStore(
     snapshots.push(snapshot);
     organizations.push({ id: org.orgId, name: snapshot.manifest.organization.name, figures: model.figures });
     stage.done(
-      `${period.month}: ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
+      `${period.month}: ${userDayRowCount(snapshot.userDays)} user-day rows, ${snapshot.orgUsers.length} users`,
     );
   }
   const name = config.organizationName ?? `All organizations (${listed.length})`;

@@ -1,5 +1,6 @@
 import {
   toEpochDay,
+  USER_DAY_COLUMNS,
   USER_DAY_TEXT_COLUMNS,
   type UserDay,
   type UserDayCodes,
@@ -105,6 +106,29 @@ describe('encodeUserDays', () => {
     const fromValues = encodeUserDays(userDayColumnsFromRows(rows));
     const fromCodes = encodeUserDays(withUserDayCodes(userDayColumnsFromRows(rows), readerCodes(rows)));
     expect(contents(fromCodes)).toEqual(contents(fromValues));
+  });
+
+  it("reads the text and dates through a reader's codes, never its decoded columns", () => {
+    const columns = withUserDayCodes(userDayColumnsFromRows(rows), readerCodes(rows));
+    // The store's read makes these when first read: the encoding must not read them.
+    for (const c of [...USER_DAY_TEXT_COLUMNS, 'date'] as const) {
+      Object.defineProperty(columns, c, {
+        get() {
+          throw new Error(`the ${c} column was read`);
+        },
+      });
+    }
+    const { table } = encodeUserDays(columns);
+    const plain = encodeUserDays(userDayColumnsFromRows(rows)).table;
+    for (const c of USER_DAY_COLUMNS) expect(table.array(c), c).toEqual(plain.array(c));
+    expect(table.array('languages')).toEqual([['Go', 'Go'], [], null, ['Rust', 'Go'], ['Go']]);
+    expect(table.array('date')).toEqual([
+      '2026-09-30',
+      '2026-10-01',
+      '2026-10-05',
+      '2026-10-02',
+      '2026-10-06',
+    ]);
   });
 
   it('codes in order of first appearance, hand-checked', () => {

@@ -6,11 +6,14 @@
 
 import {
   type DayRange,
+  fromEpochDay,
   type OrgUser,
   toEpochDay,
+  USER_DAY_COLUMNS,
   type UserDayCodes,
   type UserDayColumns,
   userDayCodesOf,
+  userDayRowCount,
 } from '@orgreport/api-core';
 import type { ColumnTable } from 'arquero';
 import * as aq from 'arquero';
@@ -116,7 +119,7 @@ class EncodedRows<E, T> {
   readonly modelTiers: Array<T | null> = [];
 
   constructor(private readonly columns: UserDayColumns) {
-    const n = columns.user_id.length;
+    const n = userDayRowCount(columns);
     this.uid = new Int32Array(n);
     this.day = new Int32Array(n);
     this.wk = new Int32Array(n);
@@ -160,13 +163,65 @@ class EncodedRows<E, T> {
     }
   }
 
-  /** The snapshot's columns (not copied) with the key columns and `active`. */
-  table(): ColumnTable {
+  /**
+   * The snapshot's columns (not copied) with the key columns and `active`. With the reader's
+   * `codes`, the text and date columns are read through them (see {@link CodedColumn}), so the
+   * snapshot's decoded text is never made for the table.
+   */
+  table(codes?: UserDayCodes): ColumnTable {
     const { uid, day, wk, lvl, mdl, lng, active } = this;
-    return aq
-      .table(this.columns as unknown as Record<string, unknown[]>)
-      .assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
+    const snapshotColumns = this.columns as unknown as Record<string, unknown>;
+    const columns: Record<string, unknown> = {};
+    for (const name of USER_DAY_COLUMNS) {
+      const text = codes?.text[name as keyof UserDayCodes['text']];
+      if (text) columns[name] = new CodedColumn(text.codes, textValues(name, text.values));
+      else if (codes && name === 'date') columns[name] = new CodedColumn(codes.date, dayTexts());
+      else columns[name] = snapshotColumns[name];
+    }
+    return aq.table(columns).assign(aq.table({ uid, day, wk, lvl, mdl, lng, active }));
   }
+}
+
+/**
+ * A column of a reader's codes, read as the values they stand for (arquero reads any column with
+ * `length`, `at` and an iterator): the table gives each text the snapshot's column would hold,
+ * made when asked for instead of 2M of them held.
+ */
+class CodedColumn<T> {
+  readonly length: number;
+  constructor(
+    private readonly codes: ArrayLike<number | null>,
+    private readonly value: (code: number) => T,
+  ) {
+    this.length = codes.length;
+  }
+  at(row: number): T | null {
+    const code = this.codes[row];
+    return code === null || code === undefined ? null : this.value(code);
+  }
+  *[Symbol.iterator](): Iterator<T | null> {
+    for (let row = 0; row < this.length; row++) yield this.at(row);
+  }
+}
+
+/** A coded text column's value of a code, as the snapshot's column holds it (a list as its items). */
+function textValues(column: string, values: readonly string[]): (code: number) => unknown {
+  if (column !== 'languages') return (code) => values[code];
+  const lists = values.map((v) => (v === '' ? [] : v.split('\u0001')));
+  return (code) => lists[code];
+}
+
+/** A day's text (`YYYY-MM-DD`) of its epoch day, each made once. */
+function dayTexts(): (day: number) => string {
+  const texts = new Map<number, string>();
+  return (day) => {
+    let text = texts.get(day);
+    if (text === undefined) {
+      text = fromEpochDay(day);
+      texts.set(day, text);
+    }
+    return text;
+  };
 }
 
 /** {@link encodeUserDays} of columns made from JS values: each row's strings hashed into dictionaries. */
@@ -252,7 +307,7 @@ class FirstSeen {
  * table and dictionaries, each row's keys found by indexing the reader's codes.
  */
 function encodeCoded(columns: UserDayColumns, coded: UserDayCodes): UserDayData {
-  const n = columns.user_id.length;
+  const n = userDayRowCount(columns);
   const { date, text } = coded;
   const rows = new EncodedRows<number, number>(columns);
   const users = new FirstSeen(text.user_id.values.length);
@@ -283,7 +338,7 @@ function encodeCoded(columns: UserDayColumns, coded: UserDayCodes): UserDayData 
   const tiers = text.primary_model_tier.values;
   const emails = text.user_email.values;
   return {
-    table: rows.table(),
+    table: rows.table(coded),
     userIds: users.values(textOf(userCodes.values), null as unknown as string),
     emails: rows.emails.map((k) => (k === null ? null : (emails[k] as string))),
     lastActiveDay: rows.lastActiveDay,
