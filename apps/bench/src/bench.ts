@@ -125,12 +125,24 @@ if (args.distribute) {
   process.exit(figures.every((f) => f.ok !== false) ? 0 : 1);
 }
 if (args.store) {
-  const { storeCases } = await import('./store-bench.ts');
+  const { alternatedRatios, storeCases } = await import('./store-bench.ts');
   const figures = [];
   const sizes = [...new Set(args.cases.map((c) => c.users))];
+  const log = (line: string) => process.stdout.write(`${line}\n`);
   process.stdout.write(`### Store (${args.month}, today ${args.today}, seed ${args.seed}; ${machine()})\n\n`);
-  for (const users of sizes) {
-    figures.push(...(await storeCases(users, args, (line) => process.stdout.write(`${line}\n`))));
+  // Each size's emulator and store are kept until the end, for issue 34's alternated pairs.
+  const sessions: Awaited<ReturnType<typeof storeCases>>[] = [];
+  try {
+    for (const users of sizes) {
+      const session = await storeCases(users, args, log);
+      sessions.push(session);
+      figures.push(...session.figures);
+    }
+    const small = sessions.find((s) => s.users === 10_000);
+    const large = sessions.find((s) => s.users === 100_000);
+    if (small && large) figures.push(...(await alternatedRatios(small, large, log)));
+  } finally {
+    for (const session of sessions) await session.close();
   }
   const { judgeStoreFigures, storeSummaryLines } = await import('./scaling.ts');
   const judged = judgeStoreFigures(figures);

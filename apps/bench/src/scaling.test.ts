@@ -48,6 +48,27 @@ describe('the store bench’s targets', () => {
     ]);
   });
 
+  it('judges issue 34’s ratios on the alternated pairs where the run has them', () => {
+    const judged = judgeStoreFigures([
+      ...run,
+      figure(100_000, 'monthly-readme-pairs', 3.09, { unit: 'x' }),
+      figure(100_000, 'workbook-pairs', 2.9, { unit: 'x' }),
+    ]);
+    const verdicts = judged.filter((f) => f.unit === 'x').map((f) => [f.id, f.value, f.ok]);
+    expect(verdicts).toEqual([
+      // The medians' ratios (2.75 and 2.5 above) are shown, without a verdict of their own.
+      ['monthly-readme-ratio', 2.75, undefined],
+      ['workbook-ratio', 2.5, undefined],
+      ['monthly-readme-pairs', 3.09, false], // > 2.5
+      ['workbook-pairs', 2.9, true], // <= 3
+    ]);
+    expect(judged.find((f) => f.id === 'monthly-readme-ratio')!.case).toContain('the alternated pairs judge');
+    const lines = storeSummaryLines(judged);
+    expect(lines.find((l) => l.includes('monthly-readme-pairs'))).toContain(
+      '<= 2.5x (issue 34) | **missed** |',
+    );
+  });
+
   it('judges in seconds when the run has no yardstick, and makes no ratio of one size', () => {
     const alone = judgeStoreFigures([figure(100_000, 'sync-day', 14, { limitSeconds: 15 })]);
     expect(alone).toHaveLength(1);

@@ -2,7 +2,8 @@
  * What `pnpm bench --store` holds its figures to once every size has run. Machines here differ by
  * 2x from hour to hour, so no target is a number of seconds on its own:
  * - issue 34's: the 100k month against the 10k month of the same run (the README's command at most
- *   2.5x, the workbook stage at most 3x);
+ *   2.5x, the workbook stage at most 3x), judged on the ratios of the alternated pairs where the run
+ *   has them (each size's own runs are minutes apart, in which the machine's speed moves);
  * - a time target set in seconds (issue 15's) holds on a machine whose yardstick (the 12-month
  *   query of the 10k store) takes {@link REFERENCE_YARDSTICK_S}: it is judged as that many
  *   yardsticks of this run.
@@ -39,8 +40,10 @@ function yardstickOf(figures: readonly StoreFigure[]): StoreFigure | undefined {
  */
 export function judgeStoreFigures(figures: readonly StoreFigure[]): StoreFigure[] {
   const at = (users: number, id: StoreCaseId) => figures.find((f) => f.users === users && f.id === id);
+  const pairsOf = (id: StoreCaseId) => figures.find((f) => f.id === `${id}-pairs`);
   const yardstick = yardstickOf(figures);
-  const judged = figures.map((f): StoreFigure => {
+  const measured = figures.filter((f) => !f.id.endsWith('-pairs'));
+  const judged = measured.map((f): StoreFigure => {
     if (f.limitSeconds === undefined) return f;
     if (!yardstick)
       return {
@@ -57,7 +60,11 @@ export function judgeStoreFigures(figures: readonly StoreFigure[]): StoreFigure[
     };
   });
   const ratios: StoreFigure[] = [];
+  const paired: StoreFigure[] = [];
   for (const { id, label, limit } of RATIO_TARGETS) {
+    const target = { target: `<= ${limit}x (issue 34)` };
+    const pairs = pairsOf(id);
+    if (pairs) paired.push({ ...pairs, ...target, ok: pairs.value <= limit });
     const small = at(10_000, id);
     const large = at(100_000, id);
     if (!small || !large || small.value <= 0) continue;
@@ -65,14 +72,13 @@ export function judgeStoreFigures(figures: readonly StoreFigure[]): StoreFigure[
     ratios.push({
       users: 100_000,
       id: `${id}-ratio`,
-      case: `${label}: 100,000 users against 10,000 (${large.value} ${large.unit} / ${small.value} ${small.unit})`,
+      case: `${label}: 100,000 users against 10,000 (${large.value} ${large.unit} / ${small.value} ${small.unit})${pairs ? ', the medians of runs minutes apart: the alternated pairs judge the target' : ''}`,
       value: round(ratio),
       unit: 'x',
-      target: `<= ${limit}x (issue 34)`,
-      ok: ratio <= limit,
+      ...(pairs ? {} : { ...target, ok: ratio <= limit }),
     });
   }
-  return [...judged, ...ratios];
+  return [...judged, ...ratios, ...paired];
 }
 
 /**

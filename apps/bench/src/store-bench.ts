@@ -11,6 +11,8 @@
  * - the size of one month of the store;
  * - `sync` of one new day;
  * - `query` of a 12-month sum per user: the run's yardstick (see scaling.ts).
+ * With 10,000 and 100,000 users, the README's command and the workbook stage again, the two sizes
+ * alternated (see {@link alternatedRatios}): issue 34's ratios, taken pair by pair.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -48,7 +50,7 @@ export type StoreCaseId =
  */
 export interface StoreFigure {
   users: number;
-  id: StoreCaseId | `${StoreCaseId}-ratio`;
+  id: StoreCaseId | `${StoreCaseId}-ratio` | `${StoreCaseId}-pairs`;
   case: string;
   value: number;
   unit: string;
@@ -183,8 +185,27 @@ function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Every store case at one organization size; `full` adds the fresh-run comparison and the 12-month query. */
-export async function storeCases(users: number, calendar: BenchCalendar, log: (line: string) => void) {
+/**
+ * One organization size's store cases, measured, with its emulator and store kept until `close`,
+ * so that another size's runs can alternate with this one's (see {@link alternatedRatios}).
+ */
+export interface StoreSession {
+  users: number;
+  figures: StoreFigure[];
+  /** One run of the README's command of the month held (all four formats), into `out`. */
+  readme(out: string): Promise<{ seconds: number }>;
+  /** The workbook stage alone once, in a fresh process, into `out`. */
+  workbook(out: string): Promise<WorkbookDone>;
+  /** Stops the emulator and removes the store. */
+  close(): Promise<void>;
+}
+
+/** Every store case at one organization size (10k or fewer: also the fresh-run comparison and the 12-month query). */
+export async function storeCases(
+  users: number,
+  calendar: BenchCalendar,
+  log: (line: string) => void,
+): Promise<StoreSession> {
   if (!existsSync(CLI)) throw new Error('pnpm bench --store runs the built CLI: run pnpm build first');
   const { month, today, seed } = calendar;
   const figures: StoreFigure[] = [];
@@ -283,15 +304,10 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
     // The workbook stage alone, from the model the first run wrote as JSON.
     const json = readdirSync(join(work, 'report-node-1')).find((f) => f.endsWith('.json'));
     if (!json) throw new Error('monthly --store wrote no JSON model');
+    const model = join(work, 'report-node-1', json);
     const books: WorkbookDone[] = [];
-    for (let i = 0; i < END_TO_END_RUNS; i++) {
-      const child = forkChild('./workbook-child.ts', {
-        model: join(work, 'report-node-1', json),
-        out: join(work, `workbook-${i + 1}.xlsx`),
-      });
-      books.push(await child.next('workbook-done'));
-      await child.exited;
-    }
+    for (let i = 0; i < END_TO_END_RUNS; i++)
+      books.push(await workbookOnce(model, join(work, `workbook-${i + 1}.xlsx`)));
     add({
       id: 'workbook',
       case: `workbook stage: writeWorkbook of the month's model (${books[0]!.users} user rows, ${round(books[0]!.bytes / MiB, 1)} MiB; median of ${books.length} fresh processes: ${books.map((b) => round(b.wallMs / 1000, 2)).join(', ')} s; CPU median ${round(median(books.map((b) => b.cpuMs)) / 1000, 2)} s)`,
@@ -346,9 +362,74 @@ export async function storeCases(users: number, calendar: BenchCalendar, log: (l
         unit: 's',
       });
     }
-  } finally {
+    const close = async () => {
+      await api.stop();
+      rmSync(work, { recursive: true, force: true });
+    };
+    return {
+      users,
+      figures,
+      readme: (out) => monthlyFromStore('pdf,xlsx,html,json', out, 'pnpm exec'),
+      workbook: (out) => workbookOnce(model, join(work, out)),
+      close,
+    };
+  } catch (error) {
     await api.stop();
     rmSync(work, { recursive: true, force: true });
+    throw error;
   }
+}
+
+/** `writeWorkbook` of the report model in `model` (JSON), in a fresh process, into `out`. */
+async function workbookOnce(model: string, out: string): Promise<WorkbookDone> {
+  const child = forkChild('./workbook-child.ts', { model, out });
+  const done = await child.next('workbook-done');
+  await child.exited;
+  return done;
+}
+
+/** Pairs of the alternated measurements: as many as the end-to-end runs. */
+const PAIRS = END_TO_END_RUNS;
+
+/**
+ * Issue 34's ratios taken pair by pair: the README's command and the workbook stage of `small`
+ * (10k) and `large` (100k) in turn, small then large, {@link PAIRS} times. Each pair is measured
+ * within a minute, so a machine that slows down or speeds up between the sizes' own runs (here
+ * minutes apart) moves both sides of a pair alike; the figure is the median of the pairs' ratios.
+ */
+export async function alternatedRatios(
+  small: StoreSession,
+  large: StoreSession,
+  log: (line: string) => void,
+): Promise<StoreFigure[]> {
+  const figures: StoreFigure[] = [];
+  const pairs = async (
+    id: StoreCaseId,
+    label: string,
+    once: (s: StoreSession, i: number) => Promise<number>,
+  ) => {
+    const measured: Array<[number, number]> = [];
+    for (let i = 0; i < PAIRS; i++) measured.push([await once(small, i), await once(large, i)]);
+    const ratios = measured.map(([a, b]) => b / a);
+    const figure: StoreFigure = {
+      users: large.users,
+      id: `${id}-pairs`,
+      case: `${label}: ${large.users.toLocaleString('en-US')} users against ${small.users.toLocaleString('en-US')}, alternated pair by pair (${measured.map(([a, b]) => `${round(b, 2)} s / ${round(a, 2)} s`).join(', ')}; the median of the pairs' ratios, ${ratios.map((r) => round(r)).join(', ')})`,
+      value: round(median(ratios)),
+      unit: 'x',
+    };
+    figures.push(figure);
+    log(`  ${figure.case}: ${figure.value} x`);
+  };
+  await pairs(
+    'monthly-readme',
+    "the README's command (pnpm exec orgreport monthly --store)",
+    async (s, i) => {
+      return (await s.readme(`pair-readme-${i + 1}`)).seconds;
+    },
+  );
+  await pairs('workbook', 'the workbook stage', async (s, i) => {
+    return (await s.workbook(`pair-workbook-${i + 1}.xlsx`)).wallMs / 1000;
+  });
   return figures;
 }
