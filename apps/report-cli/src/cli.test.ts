@@ -14,6 +14,17 @@ describe('run()', () => {
     expect(io.out()).toMatch(/3 {2}authentication or permission/);
   });
 
+  it("points distribute's help to the plan that reaches cost-center owners, a file the repository holds", async () => {
+    const io = memoryIo();
+    expect(await run(['distribute', '--help'], io)).toBe(0);
+    const example = io.out().match(/orgreport distribute --demo --plan (\S+) --dry-run/);
+    expect(example, io.out()).not.toBeNull();
+    const plan = await readFile(new URL(`../../../${example![1]}`, import.meta.url), 'utf8');
+    expect(plan).toContain('each: cost-center');
+    expect(io.out()).toContain('docs/distribution.md');
+    await readFile(new URL('../../../docs/distribution.md', import.meta.url), 'utf8');
+  });
+
   it("exits 2 on an unknown command or flag, with commander's message", async () => {
     const io = memoryIo();
     expect(await run(['monthy'], io)).toBe(2);

@@ -12,7 +12,7 @@ export function distributeCommand(program: Command, ctx: CommandContext): void {
       )
       .addHelpText(
         'after',
-        '\nThe month is read once (from the store or a fresh fetch); each delivery is recorded in a ledger, so a rerun sends only what is not delivered yet.\nScopes with fewer people than the minimum group size get no report.\nExample: orgreport distribute --demo --dry-run',
+        "\nThe month is read once (from the store or a fresh fetch); each delivery is recorded in a ledger, so a rerun sends only what is not delivered yet.\nScopes with fewer people than the minimum group size get no report.\nWithout --plan, each manager gets the PDF of everyone under them; a plan (docs/distribution.md) adds cost-center owners, teams and named readers, each with their formats.\nExamples: orgreport distribute --demo --dry-run\n          orgreport distribute --demo --plan examples/distribution/plan.yaml --dry-run   (from the repository: the demo organization's plan)",
       ),
     ...CONNECTION,
     'month',
