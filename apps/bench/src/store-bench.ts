@@ -224,6 +224,11 @@ export async function storeCases(
   const run = (api: Emulator, day: string, args: string[], launch: Launch = 'node') =>
     orgreport(api, day, args, work, launch);
   const api = await emulator(users, today, seed);
+  /** Stops the emulator and removes the store: when the session closes, or at once on a failure. */
+  const close = async () => {
+    await api.stop();
+    rmSync(work, { recursive: true, force: true });
+  };
   /** `monthly --store` of the bench's month in `formats`, into the folder `out` of the work folder. */
   const monthlyFromStore = (formats: string, out: string, launch: Launch = 'node') =>
     run(
@@ -362,10 +367,6 @@ export async function storeCases(
         unit: 's',
       });
     }
-    const close = async () => {
-      await api.stop();
-      rmSync(work, { recursive: true, force: true });
-    };
     return {
       users,
       figures,
@@ -374,8 +375,7 @@ export async function storeCases(
       close,
     };
   } catch (error) {
-    await api.stop();
-    rmSync(work, { recursive: true, force: true });
+    await close();
     throw error;
   }
 }
@@ -424,12 +424,12 @@ export async function alternatedRatios(
   await pairs(
     'monthly-readme',
     "the README's command (pnpm exec orgreport monthly --store)",
-    async (s, i) => {
-      return (await s.readme(`pair-readme-${i + 1}`)).seconds;
-    },
+    async (s, i) => (await s.readme(`pair-readme-${i + 1}`)).seconds,
   );
-  await pairs('workbook', 'the workbook stage', async (s, i) => {
-    return (await s.workbook(`pair-workbook-${i + 1}.xlsx`)).wallMs / 1000;
-  });
+  await pairs(
+    'workbook',
+    'the workbook stage',
+    async (s, i) => (await s.workbook(`pair-workbook-${i + 1}.xlsx`)).wallMs / 1000,
+  );
   return figures;
 }

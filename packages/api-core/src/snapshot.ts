@@ -147,6 +147,11 @@ export interface UserDayCodes {
 
 const userDayCodes = new WeakMap<UserDayColumns, UserDayCodes>();
 
+/** A coded list's items from its code's text (joined by U+0001, '' for none; see {@link UserDayCodes}). */
+export function codedListItems(joined: string): string[] {
+  return joined === '' ? [] : joined.split('\u0001');
+}
+
 /** Records the codes `columns` were made from (see {@link UserDayCodes}); returns `columns`. */
 export function withUserDayCodes(columns: UserDayColumns, codes: UserDayCodes): UserDayColumns {
   userDayCodes.set(columns, codes);

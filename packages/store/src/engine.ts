@@ -11,6 +11,7 @@ import type {
   DuckDBTypeId as DuckDBTypeIdType,
   DuckDBValue,
 } from '@duckdb/node-api';
+import { codedListItems } from '@orgreport/api-core';
 import type { RowTable } from './rows.ts';
 import type { ColumnSpec, ColumnType } from './schema.ts';
 import { ColumnReader, copyItems } from './vectors.ts';
@@ -292,7 +293,7 @@ export class Engine {
       const values = dictionaries[i]!;
       codes[c.name] = { codes: out[c.name] as ArrayLike<number | null>, values };
       // A list was joined with chr(1); an empty one is the empty string.
-      const items = c.type === 'VARCHAR[]' ? values.map((v) => (v === '' ? [] : v.split('\u0001'))) : values;
+      const items = c.type === 'VARCHAR[]' ? values.map(codedListItems) : values;
       const rowCodes = out[c.name];
       lazily(out, c.name, () => decoded(rowCodes, items));
     });

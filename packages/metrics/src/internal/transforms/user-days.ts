@@ -5,6 +5,7 @@
  */
 
 import {
+  codedListItems,
   type DayRange,
   fromEpochDay,
   type OrgUser,
@@ -207,7 +208,7 @@ class CodedColumn<T> {
 /** A coded text column's value of a code, as the snapshot's column holds it (a list as its items). */
 function textValues(column: string, values: readonly string[]): (code: number) => unknown {
   if (column !== 'languages') return (code) => values[code];
-  const lists = values.map((v) => (v === '' ? [] : v.split('\u0001')));
+  const lists = values.map(codedListItems);
   return (code) => lists[code];
 }
 
@@ -348,7 +349,7 @@ function encodeCoded(columns: UserDayColumns, coded: UserDayCodes): UserDayData 
     // Each set's items once, as the rows' lists would give them.
     languageSets: sets.values((k) => {
       const key = languageValues[k] as string;
-      return key === '' ? [] : [...new Set(key.split('\u0001'))];
+      return [...new Set(codedListItems(key))];
     }, []),
   };
 }
