@@ -295,14 +295,25 @@ describe('the rollup of two organizations, figure by figure', () => {
       for (const change of part.changes)
         expect(controls).toContain(`${part.organization.name}: revision ${change.revision}`);
     }
-    // Settings are counted once, and how often they changed is said when it is more.
+    // Settings are counted once, and how often they changed is told in revisions: of every
+    // organization's revisions of the month, the rollup's "Enterprise-control changes" figure.
     const security = rollup.whatChanged.find((f) => f.kind === 'security') as {
-      changes: number;
       paths: string[];
+      revisions: number;
+      ofRevisions: number;
     };
-    const times = security.changes > security.paths.length ? `, ${security.changes} times in all` : '';
+    const changesFigure = figure(rollup, 'controls_changes')!.value;
+    expect(security.ofRevisions).toBe(changesFigure);
+    expect(security.ofRevisions).toBe(parts.reduce((sum, part) => sum + part.changes.length, 0));
+    expect(security.revisions).toBe(
+      parts.reduce((sum, part) => sum + new Set(part.security.map((s) => s.revision)).size, 0),
+    );
+    const inRevisions =
+      security.revisions === security.ofRevisions
+        ? `in all ${security.ofRevisions} of the month's enterprise-control changes`
+        : `in ${security.revisions} of the month's ${security.ofRevisions} enterprise-control changes`;
     expect(html).toContain(
-      `${security.paths.length} security-relevant enterprise setting${security.paths.length === 1 ? '' : 's'} changed this month in ${withSecurity.join(' and ')}${times} (`,
+      `${security.paths.length} security-relevant enterprise setting${security.paths.length === 1 ? '' : 's'} changed this month in ${withSecurity.join(' and ')}, ${inRevisions.replaceAll("'", '&#x27;')} (`,
     );
   });
 

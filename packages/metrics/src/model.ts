@@ -67,8 +67,13 @@ export type FigureId = (typeof FIGURE_IDS)[number];
 export type ChangeFact =
   | {
       kind: 'security';
+      /** Security-relevant field changes (a setting set and set back is two). */
       changes: number;
       paths: string[];
+      /** The period's revisions with a security-relevant change (in a rollup, counted per organization). */
+      revisions: number;
+      /** Every revision of the period: the "Enterprise-control changes" figure the paragraph is read beside. */
+      ofRevisions: number;
       /** In a rollup: the organizations where a security setting changed, by name. */
       organizations?: string[];
     }

@@ -29,7 +29,14 @@ function rollupModel(): ReportModel {
       : f,
   );
   model.whatChanged = [
-    { kind: 'security', changes: 3, paths: ['sandbox.enabled'], organizations: ['North'] },
+    {
+      kind: 'security',
+      changes: 3,
+      paths: ['sandbox.enabled'],
+      organizations: ['North'],
+      revisions: 3,
+      ofRevisions: 4,
+    },
   ];
   const change: ControlChangeRow = {
     organization: NORTH,
@@ -113,15 +120,32 @@ describe('a rollup document', () => {
 
   it('names the organizations where a security setting changed', () => {
     expect(whatChangedSentences(model)[0]).toBe(
-      '1 security-relevant enterprise setting changed this month in North, 3 times in all (sandbox.enabled): see Enterprise controls.',
+      "1 security-relevant enterprise setting changed this month in North, in 3 of the month's 4 enterprise-control changes (sandbox.enabled): see Enterprise controls.",
     );
     const two = {
       ...model,
       whatChanged: [{ ...model.whatChanged[0]!, organizations: ['North', 'South', 'West'] }],
     };
     expect(whatChangedSentences(two as ReportModel)[0]).toContain(
-      'changed this month in North, South and West, 3 times in all (',
+      "changed this month in North, South and West, in 3 of the month's 4 enterprise-control changes (",
     );
+  });
+
+  it('counts the security changes in revisions, the unit of the "Enterprise-control changes" figure', () => {
+    const told = (revisions: number, ofRevisions: number) =>
+      whatChangedSentences({
+        ...model,
+        whatChanged: [
+          { kind: 'security', changes: 6, paths: ['a', 'b', 'c', 'd', 'e'], revisions, ofRevisions },
+        ],
+      } as ReportModel)[0];
+    expect(told(4, 4)).toBe(
+      "5 security-relevant enterprise settings changed this month, in all 4 of the month's enterprise-control changes (a, b, c, ...): see Enterprise controls.",
+    );
+    expect(told(1, 1)).toContain(
+      "changed this month, in the month's one enterprise-control change (a, b, c, ...)",
+    );
+    expect(told(1, 2)).toContain("in 1 of the month's 2 enterprise-control changes (");
   });
 
   it('shows the reason where a withheld figure would stand, and a figure kept per organization in their rows only', async () => {

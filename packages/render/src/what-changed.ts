@@ -17,11 +17,20 @@ export function possessive(name: string): string {
   return /s$/i.test(name) ? `${name}\u2019` : `${name}\u2019s`;
 }
 
+/** `in 2 of the month's 5 enterprise-control changes`, or all of them, in the figure's own words. */
+function inRevisions(revisions: number, of: number): string {
+  if (of <= 1) return "in the month's one enterprise-control change";
+  if (revisions >= of)
+    return `in all ${formatValue(of, 'integer')} of the month's enterprise-control changes`;
+  return `in ${formatValue(revisions, 'integer')} of the month's ${plural(of, 'enterprise-control change')}`;
+}
+
 function sentence(fact: ChangeFact, scope: string | null): string {
   switch (fact.kind) {
     case 'security':
-      // Settings are counted once however often they changed (a setting set and set back is two changes).
-      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''}${fact.changes > fact.paths.length ? `, ${fact.changes} times in all` : ''} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
+      // Settings are counted once however often they changed; how often is told in revisions, the
+      // unit of the "Enterprise-control changes" figure beside the paragraph.
+      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''}, ${inRevisions(fact.revisions, fact.ofRevisions)} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';

@@ -25,7 +25,7 @@ export const MOVERS = 3;
 
 /** The rule in plain language (definitions page). */
 export const WHAT_CHANGED_RULE =
-  'The paragraph that opens the report is built by fixed rules from the figures: security-relevant enterprise-control changes of the month first (in a rollup, naming the organizations where they were made); then at most three movers among credits, active users, seat utilization, stickiness, sessions, pull requests, autonomy and readiness score, the largest first, counting a figure that moved by at least 10 % (shares: at least 2 percentage points, weighed as 10 % per 2 points); then users active this month who were not last month (new) and the other way round (lost); then dormant seats, and those also idle the month before (reclaim candidates); then a change of the organization\u2019s readiness level.';
+  'The paragraph that opens the report is built by fixed rules from the figures: security-relevant enterprise-control changes of the month first (the settings changed, and in how many of the month\u2019s revisions, the unit of the Enterprise-control changes figure; in a rollup, naming the organizations where they were made); then at most three movers among credits, active users, seat utilization, stickiness, sessions, pull requests, autonomy and readiness score, the largest first, counting a figure that moved by at least 10 % (shares: at least 2 percentage points, weighed as 10 % per 2 points); then users active this month who were not last month (new) and the other way round (lost); then dormant seats, and those also idle the month before (reclaim candidates); then a change of the organization\u2019s readiness level.';
 
 /** How far a figure moved, on one scale: relative change, or points of a share / 0.2 (2 points = 10 %). */
 function salience(f: Figure): number {
@@ -51,7 +51,7 @@ export interface WhatChangedInput {
  * The facts of the paragraph, in telling order.
  *
  * @example
- * whatChanged(input)[0] // { kind: 'security', changes: 2, paths: ['modelPolicy.allowedModelIds'] }
+ * whatChanged(input)[0] // { kind: 'security', changes: 2, paths: ['modelPolicy.allowedModelIds'], revisions: 2, ofRevisions: 3 }
  */
 export function whatChanged(input: WhatChangedInput): ChangeFact[] {
   const facts: ChangeFact[] = [];
@@ -61,10 +61,15 @@ export function whatChanged(input: WhatChangedInput): ChangeFact[] {
     const organizations = input.controls.organizations
       ?.filter((o) => o.security.length > 0)
       .map((o) => o.organization.name);
+    // Revisions are what the "Enterprise-control changes" figure counts: the paragraph counts in them too.
+    const revisionOf = (r: { organization?: { id: string }; revision: number }) =>
+      `${r.organization?.id ?? ''}\u0000${r.revision}`;
     facts.push({
       kind: 'security',
       changes: security.length,
       paths: [...new Set(security.map((s) => s.path))],
+      revisions: new Set(security.map(revisionOf)).size,
+      ofRevisions: new Set(input.controls.changes.map(revisionOf)).size,
       ...(organizations && { organizations }),
     });
   }

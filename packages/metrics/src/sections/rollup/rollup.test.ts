@@ -111,7 +111,12 @@ describe('a rollup of two organizations', () => {
       kind: 'security',
       changes: northModel.controls.security.length + 2,
       organizations: ['North', 'South'],
+      // South's revisions 12 and 13 both change a security setting; North's have the same numbers
+      // and are counted apart. Every revision is the rollup's controls_changes figure, 4.
+      revisions: (northModel.whatChanged[0] as { revisions: number }).revisions + 2,
+      ofRevisions: 4,
     });
+    expect(northModel.whatChanged[0]).toMatchObject({ kind: 'security', ofRevisions: 2 });
   });
 
   it('identifies a repository by organization and URL, and recomputes readiness over all of them', () => {
