@@ -165,6 +165,17 @@ describe('one allocation', () => {
     }
   });
 
+  it('counts a mover active in both teams in both, and once in the organization, as the definitions page says', () => {
+    // Bob: active on the 10th in Data and on the 20th in Platform. Platform: Ann, Bob; Data: Bob, Cy.
+    const active = (team: string) => teamsOf(organization).rows.find((t) => t.team === team)!.active_users;
+    expect([active('Platform'), active('Data')]).toEqual([2, 2]);
+    // Ann, Bob, Cy and Dee (not in the directory): 4, where the teams and Unassigned list 5.
+    expect(organization.figures.find((f) => f.id === 'active_users')!.value).toBe(4);
+    expect(teamsOf(organization).unassigned.active_users).toBe(1);
+    const teamsDefinition = organization.definitions.find((d) => d.id === 'teams')!.text;
+    expect(teamsDefinition).toContain('one active in both teams is an active user of both');
+  });
+
   it('counts a scope’s seats by one rule: its teams and chargeback say what its Seats figure says', () => {
     for (const text of [
       'team:Platform',
