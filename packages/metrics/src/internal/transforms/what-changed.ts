@@ -3,7 +3,14 @@
  * data always tells the same story): security-relevant control changes first, then the largest
  * movers, new and lost users, seats that could be reclaimed, the readiness level.
  */
-import type { ChangeFact, ControlsSection, Figure, FigureId, SeatsSection } from '../../model.ts';
+import type {
+  ChangeFact,
+  ControlsSection,
+  Figure,
+  FigureId,
+  SeatsSection,
+  SecurityChangeRow,
+} from '../../model.ts';
 
 /** Figures a mover is chosen among, in this order on ties. */
 const MOVER_CANDIDATES: readonly FigureId[] = [
@@ -61,15 +68,16 @@ export function whatChanged(input: WhatChangedInput): ChangeFact[] {
     const organizations = input.controls.organizations
       ?.filter((o) => o.security.length > 0)
       .map((o) => o.organization.name);
-    // Revisions are what the "Enterprise-control changes" figure counts: the paragraph counts in them too.
-    const revisionOf = (r: { organization?: { id: string }; revision: number }) =>
-      `${r.organization?.id ?? ''}\u0000${r.revision}`;
+    // Revisions are what the "Enterprise-control changes" figure counts: the paragraph counts in them
+    // too. A rollup's revision numbers repeat across organizations: a revision is its organization and number.
+    const revisionOf = (r: SecurityChangeRow) => `${r.organization?.id ?? ''}\u0000${r.revision}`;
     facts.push({
       kind: 'security',
       changes: security.length,
       paths: [...new Set(security.map((s) => s.path))],
       revisions: new Set(security.map(revisionOf)).size,
-      ofRevisions: new Set(input.controls.changes.map(revisionOf)).size,
+      // One row per revision (per organization in a rollup).
+      ofRevisions: input.controls.changes.length,
       ...(organizations && { organizations }),
     });
   }
