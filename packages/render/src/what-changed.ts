@@ -25,7 +25,13 @@ function inRevisions(revisions: number, of: number): string {
   return `in ${formatValue(revisions, 'integer')} of the month's ${plural(of, 'enterprise-control change')}`;
 }
 
-function sentence(fact: ChangeFact, scope: string | null): string {
+type UsersFact = Extract<ChangeFact, { kind: 'users' }>;
+
+/** `1 new, 0 no longer active`: who makes up the month's active users. */
+const turnover = (fact: UsersFact) =>
+  `${formatValue(fact.new, 'integer')} new, ${formatValue(fact.lost, 'integer')} no longer active`;
+
+function sentence(fact: ChangeFact, scope: string | null, activeTurnover?: UsersFact): string {
   switch (fact.kind) {
     case 'security':
       // Settings are counted once however often they changed; how often is told in revisions, the
@@ -34,10 +40,11 @@ function sentence(fact: ChangeFact, scope: string | null): string {
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';
-      return `${f.label} ${verb} ${formatFigureChange(f).replace(/^[\u25B2\u25BC] [+-]?/, '')} to ${formatFigure(f)} (from ${formatFigure({ value: f.previous, unit: f.unit })}).`;
+      const who = f.id === 'active_users' && activeTurnover ? `: ${turnover(activeTurnover)}` : '';
+      return `${f.label} ${verb} ${formatFigureChange(f).replace(/^[\u25B2\u25BC] [+-]?/, '')} to ${formatFigure(f)} (from ${formatFigure({ value: f.previous, unit: f.unit })})${who}.`;
     }
     case 'users':
-      return `${plural(fact.active, 'active user')}: ${formatValue(fact.new, 'integer')} new, ${formatValue(fact.lost, 'integer')} no longer active.`;
+      return `${plural(fact.active, 'active user')}: ${turnover(fact)}.`;
     case 'reclaim':
       return `${plural(fact.dormant, 'seat')} of ${formatValue(fact.seats, 'integer')} had no activity${fact.candidates > 0 ? `; ${plural(fact.candidates, 'was', 'were')} idle the month before too and could be reclaimed` : ''}.`;
     case 'readiness-level':
@@ -56,7 +63,15 @@ export function whatChangedSentences(
   model: Pick<ReportModel, 'whatChanged' | 'comparisonHasData'> & Partial<Pick<ReportModel, 'scope'>>,
 ): string[] {
   if (!model.comparisonHasData) return ['There is no previous month to compare with.'];
-  const sentences = model.whatChanged.map((f) => sentence(f, model.scope?.label ?? null));
+  // When active users are among the figures that moved, who came and went ends that sentence
+  // ("Active users rose 25.0% to 5 (from 4): 1 new, 0 no longer active.") instead of naming the
+  // active users again in a sentence of their own.
+  const users = model.whatChanged.find((f): f is UsersFact => f.kind === 'users');
+  const moved = model.whatChanged.some((f) => f.kind === 'figure' && f.figure.id === 'active_users');
+  const joined = moved ? users : undefined;
+  const sentences = model.whatChanged
+    .filter((f) => f !== joined)
+    .map((f) => sentence(f, model.scope?.label ?? null, joined));
   const told =
     sentences.length > 0
       ? sentences
