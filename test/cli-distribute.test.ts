@@ -403,6 +403,13 @@ describe('distribute', () => {
     expect(model.users).toEqual([]);
     const own = model.sections.teams.rows.find((r: { team: string }) => r.team === 'Leadership');
     expect(own).toMatchObject({ members: 3, credits });
+    // How those 3 people work is not budget: their autonomy and delegation mix are held back.
+    expect(own).toMatchObject({ autonomy_mean: null, delegation: {} });
+    expect(model.privacy.suppressed).toContainEqual({
+      where: 'Teams: autonomy and delegation',
+      group: '1 group',
+      people: own.delegation_users,
+    });
   }, 240_000);
 
   it('partitions the organization: the teams\u2019 credits add up to those of the directory\u2019s people', async () => {

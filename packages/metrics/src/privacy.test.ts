@@ -172,6 +172,40 @@ describe('protectModel', () => {
     });
   });
 
+  it("keeps a cost center's own small team for its budget but holds back how its few people work", () => {
+    // CC-Duo's owner reads Duo whole (Ida and Jon: 41 + 43 credits), but its autonomy mean and
+    // delegation mix would describe 2 people: held back, and no zero tells which level they are at.
+    const scope = resolveScope(index, parseScope('cost-center:CC-Duo'));
+    const scoped = buildReportModel(snapshot, { ...options, scope: { scope, organization } });
+    const before = (scoped.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Duo')!;
+    expect(before).toMatchObject({ delegation_users: 2, autonomy_mean: 3 });
+    expect(before.delegation['auto-high']).toBe(1);
+    const model = protectModel(scoped, {
+      policy: { minGroupSize: 3, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    const duo = (model.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Duo')!;
+    expect(duo).toMatchObject({ credits: 41 + 43, active_users: 2, autonomy_mean: null, delegation: {} });
+    const sheet = BUILTIN_SECTIONS.find((s) => s.id === 'teams')!.sheets![0] as TableSheet<TeamRow>;
+    const cells = sheet.columns!(model)
+      .filter((c) => c.header === 'autonomy_mean' || c.header.startsWith('delegation_'))
+      .map((c) => c.value(duo));
+    expect(cells).toEqual([null, null, null, null, null, null]);
+    expect(model.privacy?.suppressed).toContainEqual({
+      where: 'Teams: autonomy and delegation',
+      group: '1 group',
+      people: 2,
+    });
+    // With every person's rows (the organization report), nothing of Duo's is held back.
+    const open = protectModel(scoped, {
+      policy: { minGroupSize: 3, personRows: 'all' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    expect((open.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Duo')?.autonomy_mean).toBe(3);
+  });
+
   it("gives a manager their scope's people and nobody else", () => {
     const scope = resolveScope(index, parseScope('team:Platform'));
     const scoped = buildReportModel(snapshot, { ...options, scope: { scope, organization } });

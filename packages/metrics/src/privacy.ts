@@ -302,7 +302,7 @@ export function privacyDefinition(privacy: ReportPrivacy): string {
   const groups =
     privacy.personRows !== 'none'
       ? ''
-      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures, counting the people whose rows make its figures (its active users): such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can. The minimum protects people, not budgets: a report for a cost center or a team never holds back its own cost center\u2019s or team\u2019s totals, nor those of the teams inside the cost center whose owner reads it.`;
+      : ` No group (team, cost center, delegation level) of fewer than ${privacy.minGroupSize} people shows figures, counting the people whose rows make its figures (its active users): such a group is held back, with as many of the next smallest as it takes for what is held back to have at least ${privacy.minGroupSize} people, and the groups held back are shown together as one row where the section can. The minimum protects people, not budgets: a report for a cost center or a team never holds back its own cost center\u2019s or team\u2019s totals, nor those of the teams inside the cost center whose owner reads it; a team\u2019s autonomy and delegation describe how its people work, not a budget, and are held back whenever fewer than ${privacy.minGroupSize} people make them.`;
   const pseudonyms = privacy.pseudonymized
     ? ' E-mails and user ids are keyed pseudonyms: the same person has the same pseudonym every month, and nothing in the document tells who they are.'
     : '';

@@ -234,6 +234,10 @@ function teamChecks(context: SectionContext, data: TeamsSection | null): DataQua
   ];
 }
 
+/** Why a team's autonomy or delegation cell can be empty in every row (the workbook's note says it). */
+const HELD_BACK_REASON =
+  'nobody to compute it from, or, in a groups-only report, held back for privacy: fewer people than the minimum group size';
+
 /** Where the teams' rows held back for privacy are shown together. */
 export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
 
@@ -256,7 +260,17 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
     rules.minGroupSize,
   );
   rules.heldBack('Teams', held.length, people);
+  // A team kept whole for its budget may still be too few people to describe how they work: its
+  // autonomy mean and delegation mix (over the people in it at the period's end) are then held back,
+  // zeros and all, as a mix's zeros would tell which levels those few people are at.
+  const few = kept.filter((r) => r.delegation_users > 0 && r.delegation_users < rules.minGroupSize);
+  rules.heldBack(
+    'Teams: autonomy and delegation',
+    few.length,
+    few.reduce((a, r) => a + r.delegation_users, 0),
+  );
   const rows = kept.map((r) => {
+    if (few.includes(r)) return { ...r, autonomy_mean: null, delegation: {} };
     const counts = Object.fromEntries(
       Object.entries(r.delegation).map(([level, share]) => [level, Math.round(share * r.delegation_users)]),
     );
@@ -322,7 +336,7 @@ export const teams = defineSection<TeamsSection | null>({
     {
       id: 'teams',
       term: 'Teams',
-      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case (a user and their seat go by one e-mail: the latest one on their /users rows, else the seat\u2019s own, in both months and in every report); anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level (a level held back for privacy is left empty, never 0); its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. A person who moved team during the month counts to each team on the days they were in it: their credits are split by day, and one active in both teams is an active user of both, so the teams\u2019 active users can add up to more than their cost center\u2019s, which counts each person once. Change = on the previous month: credits relatively, active users as a difference.',
+      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case (a user and their seat go by one e-mail: the latest one on their /users rows, else the seat\u2019s own, in both months and in every report); anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level (a level held back for privacy is left empty, never 0; in a groups-only report, a team whose autonomy and delegation fewer people than the minimum group size make shows neither); its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. A person who moved team during the month counts to each team on the days they were in it: their credits are split by day, and one active in both teams is an active user of both, so the teams\u2019 active users can add up to more than their cost center\u2019s, which counts each person once. Change = on the previous month: credits relatively, active users as a difference.',
     },
   ],
   partial: { file: fileURLToPath(new URL('./teams.hbs', import.meta.url)) },
@@ -342,14 +356,18 @@ export const teams = defineSection<TeamsSection | null>({
         field('seat_cost', 'currency'),
         field('total_cost', 'currency'),
         field('share', 'share'),
-        field('autonomy_mean', 'decimal'),
+        { ...field<TeamRow, 'autonomy_mean'>('autonomy_mean', 'decimal'), emptyReason: HELD_BACK_REASON },
         ...DELEGATION_LEVELS.map((level) => ({
           header: `delegation_${level.replace('-', '_')}`,
           kind: 'share' as const,
           // Every level is in a mix, 0 where nobody is: a level missing was held back for privacy.
           value: (r: TeamRow) => r.delegation[level] ?? null,
+          emptyReason: HELD_BACK_REASON,
         })),
-        field('readiness_score', 'share'),
+        {
+          ...field<TeamRow, 'readiness_score'>('readiness_score', 'share'),
+          emptyReason: 'the directory names no repository with a readiness report for these teams',
+        },
         field('repositories', 'integer'),
         field('previous_credits', 'integer'),
         field('credits_change', 'change'),
