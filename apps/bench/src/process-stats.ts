@@ -34,8 +34,10 @@ export function peakRssKb(pid: number): number {
  */
 export function freshPagesMb(pid: number): number {
   try {
-    // The fields after the command's name (which may hold spaces): minflt is the 10th field of the line.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // The fields after the command's name, which may hold spaces and parentheses: it ends at the
+    // line's last ')'. minflt is the 10th field of the line, the 8th after the name.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[7]) * 4096) / 1e6 || 0;
   } catch {
     return 0;
