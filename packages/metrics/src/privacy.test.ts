@@ -197,6 +197,12 @@ describe('protectModel', () => {
       group: '1 group',
       people: 2,
     });
+    // The definitions page (and the workbook's Definitions sheet) says what was held back.
+    const rule = model.definitions.find((d) => d.id === 'privacy')?.text;
+    // Each holding back the sections recorded, in the order they were recorded.
+    expect(rule).toContain(
+      'Held back in this document: Delegation levels of the month (1 group, 2 people); Actions: people active on one or two days (1 group, 2 people); People active on one or two days (1 group, 2 people); Teams: autonomy and delegation (1 group, 2 people).',
+    );
     // With every person's rows (the organization report), nothing of Duo's is held back.
     const open = protectModel(scoped, {
       policy: { minGroupSize: 3, personRows: 'all' },
@@ -204,6 +210,7 @@ describe('protectModel', () => {
       people,
     });
     expect((open.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Duo')?.autonomy_mean).toBe(3);
+    expect(open.definitions.find((d) => d.id === 'privacy')?.text).not.toContain('Held back');
   });
 
   it("gives a manager their scope's people and nobody else", () => {
