@@ -42,6 +42,20 @@ describe('writeJsonFile', () => {
     expect(written).toBe(expected);
   });
 
+  it('writes several megabytes of text in any script, and a piece larger than its buffer, byte for byte', async () => {
+    // Rows of one- to four-byte characters cross the writer's megabyte buffers at every offset; the
+    // long note (a member not walked, about 2 MB of UTF-8) is larger than a buffer on its own.
+    const scripts = ['ascii', 'Zoë Ünal', 'Ελένη', '李小龍', 'emoji 🚀👩‍💻', 'mixed é李🚀'];
+    const users = Array.from({ length: 20_000 }, (_, i) => ({
+      id: `u${i}`,
+      name: `${scripts[i % scripts.length]} ${i}`.repeat(1 + (i % 5)),
+    }));
+    const value = { users, note: { text: '李'.repeat(700_000) } };
+    const [written, expected] = await both(value);
+    expect(Buffer.byteLength(written)).toBeGreaterThan(4_000_000);
+    expect(written).toBe(expected);
+  });
+
   it('writes a value that is not an object as stringify does', async () => {
     for (const value of [null, 3, 'text', [1, 2], Array.from({ length: 1000 }, (_, i) => i)]) {
       const [written, expected] = await both(value);

@@ -3,16 +3,20 @@
  * pieces. A 100,000-person month's model is about 75 MB of JSON, nearly all of it the users' rows:
  * as one string it is built whole, then copied whole into UTF-8, the process holding both at once.
  * Here the model's objects and its long arrays are walked, every other value is stringified as it
- * comes (indented to its depth), and the text goes to the file a megabyte at a time.
+ * comes (indented to its depth), and each piece is encoded straight into a megabyte buffer that
+ * goes to the file as it fills: no string of many pieces is joined (at 100k users, joining them
+ * cost more than stringifying the rows).
  */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /** Arrays longer than this are written element by element; shorter ones in one piece. */
 const LONG_ARRAY = 256;
 /** Objects are walked key by key above this depth: the model itself (its users are one long array). */
 const WALKED_DEPTH = 1;
-/** Characters gathered before they are written. */
-const BATCH_CHARS = 1 << 20;
+/** Bytes gathered before they are written. */
+const BATCH_BYTES = 1 << 20;
+/** The most bytes of UTF-8 one UTF-16 code unit of a string takes (a pair of them takes 4). */
+const MAX_BYTES_PER_UNIT = 3;
 
 /** A value JSON.stringify leaves out of an object (and writes as null in an array). */
 function omitted(value: unknown): boolean {
@@ -74,6 +78,18 @@ function* pieces(value: unknown, indent: string, depth: number): Generator<strin
   yield `\n${indent}}`;
 }
 
+/** Writes `length` bytes of `buffer` to `handle`, however many calls the system takes. */
+async function writeAll(handle: FileHandle, buffer: Buffer, length: number): Promise<void> {
+  let done = 0;
+  while (done < length) done += (await handle.write(buffer, done, length - done)).bytesWritten;
+}
+
+/** The pieces of the file: the value's, then the closing newline. */
+function* fileText(value: unknown): Generator<string> {
+  yield* pieces(value, '', 0);
+  yield '\n';
+}
+
 /**
  * Writes `${JSON.stringify(value, null, 2)}\n` to `file`, in pieces (see the module's description).
  *
@@ -83,19 +99,23 @@ function* pieces(value: unknown, indent: string, depth: number): Generator<strin
 export async function writeJsonFile(file: string, value: unknown): Promise<void> {
   const handle = await open(file, 'w');
   try {
-    let batch: string[] = [];
-    let size = 0;
-    for (const piece of pieces(value, '', 0)) {
-      batch.push(piece);
-      size += piece.length;
-      if (size >= BATCH_CHARS) {
-        await handle.write(batch.join(''));
-        batch = [];
-        size = 0;
+    const buffer = Buffer.allocUnsafe(BATCH_BYTES);
+    let at = 0;
+    for (const piece of fileText(value)) {
+      const most = piece.length * MAX_BYTES_PER_UNIT;
+      if (at + most > BATCH_BYTES) {
+        await writeAll(handle, buffer, at);
+        at = 0;
+        // A piece larger than the buffer goes on its own.
+        if (most > BATCH_BYTES) {
+          const bytes = Buffer.from(piece, 'utf8');
+          await writeAll(handle, bytes, bytes.length);
+          continue;
+        }
       }
+      at += buffer.write(piece, at, 'utf8');
     }
-    batch.push('\n');
-    await handle.write(batch.join(''));
+    await writeAll(handle, buffer, at);
   } finally {
     await handle.close();
   }
