@@ -59,6 +59,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: '@orgreport/metrics', link: '/packages/metrics' },
       { text: '@orgreport/render', link: '/packages/render' },
       { text: '@orgreport/deliver', link: '/packages/deliver' },
+      { text: '@orgreport/object-store', link: '/packages/object-store' },
       { text: '@orgreport/watch', link: '/packages/watch' },
       { text: '@orgreport/pipeline', link: '/packages/pipeline' },
       { text: '@orgreport/cli', link: '/packages/cli' },
