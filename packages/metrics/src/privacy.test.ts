@@ -197,9 +197,9 @@ describe('protectModel', () => {
       group: '1 group',
       people: 2,
     });
-    // The definitions page (and the workbook's Definitions sheet) says what was held back.
+    // The definitions page (and the workbook's Definitions sheet) lists what each section held
+    // back, in the order the sections recorded it.
     const rule = model.definitions.find((d) => d.id === 'privacy')?.text;
-    // Each holding back the sections recorded, in the order they were recorded.
     expect(rule).toContain(
       'Held back in this document: Delegation levels of the month (1 group, 2 people); Actions: people active on one or two days (1 group, 2 people); People active on one or two days (1 group, 2 people); Teams: autonomy and delegation (1 group, 2 people).',
     );
