@@ -117,3 +117,43 @@ describe("a manager's short report", () => {
     }
   });
 });
+
+describe("a groups-only report's guide", () => {
+  it('lists what the report held back, as its model recorded it, and a report that held nothing back lists nothing', async () => {
+    const dir = tempDir('orgreport-short-groups-');
+    const scope = 'cost-center:CC-400 Operations';
+    const run = await cli([
+      'monthly',
+      '--demo',
+      '--scope',
+      scope,
+      '--person-rows',
+      'none',
+      '--formats',
+      'pdf,json',
+      '--out',
+      dir,
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const pdf = join(dir, readdirSync(dir).find((f) => f.endsWith('.pdf'))!);
+    const model = JSON.parse(
+      readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.json'))!), 'utf8'),
+    ) as ReportModel;
+    const held = model.privacy!.suppressed;
+    expect(held.length).toBeGreaterThan(0);
+    const guide = pageText(pdf, pages(pdf));
+    expect(guide).toContain('How to read this report');
+    const listed = /Held back in this report, as groups too small to show: (.*?)\. Every figure/.exec(guide);
+    expect(listed, guide).not.toBeNull();
+    expect(listed![1]).toBe(
+      held
+        .map((h) => `${h.where} (${h.group}, ${h.people} ${h.people === 1 ? 'person' : 'people'})`)
+        .join('; '),
+    );
+    // The managers' reports of distribute show every person of their scope: nothing held back.
+    for (const file of readdirSync(out).filter((f) => f.endsWith('.pdf'))) {
+      const path = join(out, file);
+      expect(pageText(path, pages(path)), file).not.toContain('Held back in this report');
+    }
+  }, 120_000);
+});
