@@ -152,6 +152,22 @@ describe('renderHtml', () => {
     expect(seats).toContain("and 5 more (see the workbook's Dormant seats sheet)");
   });
 
+  it('names people by name, with the e-mail only where two people share the name', async () => {
+    const named = makeFixtureModel();
+    const [a, b, c, d] = named.users;
+    Object.assign(a!, { name: 'Sam Lee', email: 'sam.lee@example.com' });
+    Object.assign(b!, { name: 'Sam Lee', email: 'sam.lee2@example.com' });
+    Object.assign(c!, { name: 'Ada Byron', email: 'ada@example.com' });
+    // The same person twice (the same e-mail) is not two people.
+    Object.assign(d!, { name: 'Ada Byron', email: 'ada@example.com' });
+    const page = text(await renderHtml(named, { embedFonts: false }));
+    const seats = page.slice(page.indexOf('Top users'));
+    expect(seats).toContain('Sam Lee (sam.lee@example.com)');
+    expect(seats).toContain('Sam Lee (sam.lee2@example.com)');
+    expect(seats).toContain('Ada Byron');
+    expect(seats).not.toContain('Ada Byron (');
+  });
+
   it('names a missing or unreadable template directory', async () => {
     await expect(renderHtml(model, { templateDirs: [join(scratch, 'nope')] })).rejects.toThrow(
       TemplateDirectoryError,
