@@ -169,8 +169,12 @@ export interface ReportPrivacy {
   personRows: 'all' | 'scope' | 'none';
   /** E-mails and user ids are keyed pseudonyms. */
   pseudonymized: boolean;
-  /** Groups whose figures were held back, by where they stood. */
-  suppressed: Array<{ where: string; group: string; people: number }>;
+  /**
+   * Groups whose figures were held back, by where they stood, and how many people they hold: null
+   * when fewer than the minimum group size (the exact count of a group held back would tell what
+   * holding it back hides).
+   */
+  suppressed: Array<{ where: string; group: string; people: number | null }>;
 }
 
 /** An organization named in a report made of several (a rollup). */

@@ -192,16 +192,17 @@ describe('protectModel', () => {
       .filter((c) => c.header === 'autonomy_mean' || c.header.startsWith('delegation_'))
       .map((c) => c.value(duo));
     expect(cells).toEqual([null, null, null, null, null, null]);
+    // Two people are fewer than the minimum of 3: their exact count would tell what is held back.
     expect(model.privacy?.suppressed).toContainEqual({
       where: 'Teams: autonomy and delegation',
       group: '1 group',
-      people: 2,
+      people: null,
     });
     // The definitions page (and the workbook's Definitions sheet) lists what each section held
     // back, in the order the sections recorded it.
     const rule = model.definitions.find((d) => d.id === 'privacy')?.text;
     expect(rule).toContain(
-      'Held back in this document: Delegation levels of the month (1 group, 2 people); Actions: people active on one or two days (1 group, 2 people); People active on one or two days (1 group, 2 people); Teams: autonomy and delegation (1 group, 2 people).',
+      'Held back in this document: Delegation levels of the month (1 group, fewer than 3 people); Actions: people active on one or two days (1 group, fewer than 3 people); People active on one or two days (1 group, fewer than 3 people); Teams: autonomy and delegation (1 group, fewer than 3 people).',
     );
     // With every person's rows (the organization report), nothing of Duo's is held back.
     const open = protectModel(scoped, {

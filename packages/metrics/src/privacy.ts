@@ -306,17 +306,18 @@ export function privacyDefinition(privacy: ReportPrivacy): string {
   const pseudonyms = privacy.pseudonymized
     ? ' E-mails and user ids are keyed pseudonyms: the same person has the same pseudonym every month, and nothing in the document tells who they are.'
     : '';
-  return `Minimum group size: ${privacy.minGroupSize} people. ${rows}${groups}${heldBackText(privacy.suppressed)} People outside the document\u2019s readership are not named anywhere in it: where one was, it says ${WITHHELD}.${pseudonyms}`;
+  return `Minimum group size: ${privacy.minGroupSize} people. ${rows}${groups}${heldBackText(privacy)} People outside the document\u2019s readership are not named anywhere in it: where one was, it says ${WITHHELD}.${pseudonyms}`;
 }
 
 /**
  * What this document held back, where (so that a reader of any format, the workbook's included,
  * knows an empty cell or an "Other" row for what it is); empty when nothing was.
  */
-function heldBackText(suppressed: ReportPrivacy['suppressed']): string {
+function heldBackText({ suppressed, minGroupSize }: ReportPrivacy): string {
   if (suppressed.length === 0) return '';
   const each = suppressed.map(
-    (s) => `${s.where} (${s.group}, ${s.people} ${s.people === 1 ? 'person' : 'people'})`,
+    (s) =>
+      `${s.where} (${s.group}, ${s.people === null ? `fewer than ${minGroupSize}` : s.people} ${s.people === 1 ? 'person' : 'people'})`,
   );
   return ` Held back in this document: ${each.join('; ')}.`;
 }
@@ -335,7 +336,12 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     minGroupSize: policy.minGroupSize,
     personRows,
     heldBack: (where, groups, people) => {
-      if (groups > 0) suppressed.push({ where, group: `${groups} group${groups === 1 ? '' : 's'}`, people });
+      if (groups > 0)
+        suppressed.push({
+          where,
+          group: `${groups} group${groups === 1 ? '' : 's'}`,
+          people: people >= policy.minGroupSize ? people : null,
+        });
     },
     scope: model.scope ? { kind: model.scope.kind, name: model.scope.name } : null,
   };
