@@ -177,6 +177,71 @@ describe('scopes', () => {
     expect(platform.daily.find((d) => d.date === '2026-03-20')?.credits).toBe(400);
   });
 
+  it("judges a mover's seat and their month by their activity anywhere in the organization", () => {
+    // Eve moved from Data to Platform on the 16th, active on the 4th only (in Data); Bob moved the
+    // same day, active on the 3rd, 10th and 12th in Data and on the 20th in Platform.
+    const movers: PeopleDirectory = {
+      source: 'people.csv',
+      people: [
+        ...directory.people.filter((p) => p.email !== 'bob@x.test'),
+        person('bob@x.test', 'Data', 'jo@x.test'),
+        person('bob@x.test', 'Platform', 'ivo@x.test', { validFrom: '2026-03-16' }),
+        person('eve@x.test', 'Data', 'jo@x.test'),
+        person('eve@x.test', 'Platform', 'ivo@x.test', { validFrom: '2026-03-16' }),
+      ],
+    };
+    const day = (id: string, email: string, date: string) =>
+      userDay(id, date, { user_email: email, billable_tokens: 10, tool_calls: 1, user_messages: 1 });
+    const moved = [
+      day('a', 'ann@x.test', '2026-03-02'),
+      day('a', 'ann@x.test', '2026-03-05'),
+      day('a', 'ann@x.test', '2026-03-20'),
+      day('b', 'bob@x.test', '2026-03-03'),
+      day('b', 'bob@x.test', '2026-03-10'),
+      day('b', 'bob@x.test', '2026-03-12'),
+      day('b', 'bob@x.test', '2026-03-20'),
+      day('e', 'eve@x.test', '2026-03-04'),
+    ];
+    const movedDays = [...new Set(moved.map((r) => r.date))];
+    const movedSnapshot = buildSnapshot({
+      month: '2026-03',
+      tokens: movedDays.map((d) =>
+        tokensDay(d, { billable_tokens: 10 * moved.filter((r) => r.date === d).length }),
+      ),
+      activity: movedDays.map((d) =>
+        activityDay(d, { daily_active_users: moved.filter((r) => r.date === d).length }),
+      ),
+      userDays: moved,
+      orgUsers: ['ann', 'bob', 'eve', 'ivo'].map((n) => ({
+        id: n[0]!,
+        email: `${n}@x.test`,
+        createdAt: '2026-01-01T00:00:00Z',
+      })),
+    });
+    const whole = buildReportModel(movedSnapshot, { generatedAt: '2026-04-01T00:00:00Z' });
+    const platform = buildReportModel(movedSnapshot, {
+      generatedAt: '2026-04-01T00:00:00Z',
+      scope: {
+        scope: resolveScope(
+          indexDirectory(movers, movedSnapshot.manifest.fetchedRange, { managers: true }),
+          parseScope('team:Platform'),
+        ),
+        organization: whole,
+      },
+    });
+    // Platform's seats on the 31st: Ann, Bob, Eve, Ivo. Its rows: Ann's three days and Bob's 20th.
+    expect(figure(platform.figures, 'seats').value).toBe(4);
+    expect(figure(platform.figures, 'active_users').value).toBe(2);
+    // Eve used the agent this month (in Data): her seat is not idle; Ivo's is.
+    expect(platform.seats.dormant_users.map((d) => d.email)).toEqual(['ivo@x.test']);
+    expect(figure(platform.figures, 'dormant_seats').value).toBe(1);
+    // Bob used it on four days of the month, one of them in Platform: not someone "on one or two days".
+    const people = platform.sections?.['people'] as { lowActivity: { count: number } };
+    expect(people.lowActivity.count).toBe(0);
+    const brief = platform.sections?.['brief'] as { actions: Array<{ kind: string }> };
+    expect(brief.actions.map((a) => a.kind)).not.toContain('help');
+  });
+
   it('partitions the organization: the teams add up to the users of the directory', () => {
     const teams = ['Platform', 'Data', 'Leadership'].map(
       (t) => figure(report(`team:${t}`).figures, 'credits').value!,

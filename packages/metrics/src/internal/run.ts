@@ -140,6 +140,12 @@ export interface Run {
   cells(): readonly AllocationCell[];
   /** In a scoped report, the scope; null for the organization's. */
   scope: ResolvedScope | null;
+  /**
+   * A person's active days in the period anywhere in the organization: in a scoped report, their
+   * days outside the scope too (a person who moved into it mid-month), which is what "used the
+   * agent on one or two days" says of them.
+   */
+  monthActiveDays(user: UserMonthRow): number;
 }
 
 function datesOf(rows: ReadonlyArray<{ date: string }>): Set<string> {
@@ -151,7 +157,7 @@ function inRange<T extends { date: string }>(rows: readonly T[], span: DayRange)
 }
 
 /** Distinct active user ids and lower-cased e-mails of a {@link perUserActivity} table. */
-function activeIdentities(users: ColumnTable, data: UserDayData): { ids: Set<string>; emails: Set<string> } {
+function activeIdentities(users: ColumnTable, data: UserDayData): ActiveIdentities {
   const ids = new Set<string>();
   const emails = new Set<string>();
   const uids = columnValues(users, 'uid') as ArrayLike<number>;
@@ -204,6 +210,20 @@ interface DaySource {
   mauOn(day: string, daily: readonly DailyRow[]): number | null;
   /** The organization users whose seats count on `day`. */
   seatUsers(day: string): readonly OrgUser[];
+  /**
+   * Who was active in the span and each person's last active day, by which a seat is dormant or
+   * to reclaim: a seat is its holder's whole, so their activity anywhere in the organization counts
+   * (a person who moved into a scope mid-month was active, under their previous team or manager).
+   */
+  holdersActivity(span: DayRange, who: ActiveIdentities, data: UserDayData): HoldersActivity;
+}
+
+/** The span's active users: their ids and lower-cased e-mails. */
+type ActiveIdentities = { ids: Set<string>; emails: Set<string> };
+
+interface HoldersActivity {
+  who: ActiveIdentities;
+  lastActive: (user: { id: string; email?: string | null }) => string | null;
 }
 
 function organizationDays(snapshot: Snapshot): DaySource {
@@ -212,7 +232,47 @@ function organizationDays(snapshot: Snapshot): DaySource {
     dataDays: (span) => datesOf(inRange(snapshot.activity, span)),
     mauOn: (day) => byDate(snapshot.activity).get(day)?.monthly_active_users ?? null,
     seatUsers: () => snapshot.orgUsers,
+    holdersActivity: (_span, who, data) => ({ who, lastActive: lastActiveOf(data) }),
   };
+}
+
+/** The organization's encoded rows, made once per snapshot for the scopes cut from it. */
+const organizationData = new WeakMap<Snapshot, UserDayData>();
+/** The organization's active users of a span and their active days (by user id), by the span's first day, made once per snapshot. */
+const organizationActive = new WeakMap<
+  Snapshot,
+  Map<string, { who: ActiveIdentities; days: Map<string, number> }>
+>();
+
+/**
+ * The organization's activity in a span, for what a scope says of a person or a seat as a whole
+ * (see {@link DaySource.holdersActivity}): from the organization's rows, not the scope's.
+ */
+function organizationActivity(
+  organization: Snapshot,
+  span: DayRange,
+): HoldersActivity & { days: ReadonlyMap<string, number> } {
+  let data = organizationData.get(organization);
+  if (!data) {
+    data = encodeUserDays(organization.userDays, organization.orgUsers);
+    organizationData.set(organization, data);
+  }
+  let bySpan = organizationActive.get(organization);
+  if (!bySpan) {
+    bySpan = new Map();
+    organizationActive.set(organization, bySpan);
+  }
+  let known = bySpan.get(span.start);
+  if (!known) {
+    const users = perUserActivity(withinSpan(data.table, span));
+    const uids = columnValues(users, 'uid') as ArrayLike<number>;
+    const active = columnValues(users, 'active_days') as ArrayLike<number>;
+    const days = new Map<string, number>();
+    for (let i = 0; i < uids.length; i++) days.set(data.userIds[uids[i]!]!, active[i]!);
+    known = { who: activeIdentities(users, data), days };
+    bySpan.set(span.start, known);
+  }
+  return { ...known, lastActive: lastActiveOf(data) };
 }
 
 function scopeDays(scoped: ScopedInput): DaySource {
@@ -225,6 +285,7 @@ function scopeDays(scoped: ScopedInput): DaySource {
       const emails = personEmails(scoped.organization);
       return snapshot.orgUsers.filter((u) => inScopeOn(scope, emails.get(u.id) ?? null, day));
     },
+    holdersActivity: (span) => organizationActivity(scoped.organization, span),
   };
 }
 
@@ -259,13 +320,14 @@ function spanFigures(
   const activeUsers = who.ids.size;
   const dau = dauStats(daily, (d) => activityDates.has(d));
   const stats = autonomyStatsAt(autonomyStats(withRatios(users)), 0);
+  const holders = source.holdersActivity(span, who, data);
   const seats = seatStats(
     source.seatUsers(span.end),
     span.end,
-    who.ids,
-    who.emails,
+    holders.who.ids,
+    holders.who.emails,
     activeUsers,
-    lastActiveOf(data),
+    holders.lastActive,
     idleSince,
   );
   const { reports, organizationOf } = snapshotReadiness(snapshot);
@@ -486,6 +548,9 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     allocation,
     cells,
     scope: scoped?.scope ?? null,
+    monthActiveDays: scoped
+      ? (user) => organizationActivity(scoped.organization, period).days.get(user.user_id) ?? user.active_days
+      : (user) => user.active_days,
   };
 }
 

@@ -114,7 +114,7 @@ function reclaimAction(context: SectionContext, run: Run): ActionFact | null {
 }
 
 function helpAction(run: Run): ActionFact | null {
-  const low = lowActivityPeople(run.users);
+  const low = lowActivityPeople(run);
   if (low.length === 0) return null;
   return { kind: 'help', people: low.length, maxDays: LOW_ACTIVITY_DAYS, names: low.map(person) };
 }

@@ -6,7 +6,7 @@
  * Nothing in the organization's own report.
  */
 import { fileURLToPath } from 'node:url';
-import { runOf } from '../../internal/run.ts';
+import { type Run, runOf } from '../../internal/run.ts';
 import type { DormantSeat, UserMonthRow } from '../../model.ts';
 import type { SectionPrivacy } from '../../privacy.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
@@ -66,10 +66,15 @@ export function personRow(u: UserMonthRow): PersonRow {
   };
 }
 
-/** The people of a scope with activity on one or two days: fewest days first, then by name. */
-export function lowActivityPeople(users: readonly UserMonthRow[]): UserMonthRow[] {
-  return users
-    .filter((u) => u.active_days >= 1 && u.active_days <= LOW_ACTIVITY_DAYS)
+/**
+ * The people of a scope with activity on one or two days of the month (counted anywhere in the
+ * organization, see `Run.monthActiveDays`, and shown so): fewest days first, then by name.
+ */
+export function lowActivityPeople(run: Pick<Run, 'users' | 'monthActiveDays'>): UserMonthRow[] {
+  return run.users
+    .filter((u) => u.active_days >= 1)
+    .map((u) => ({ ...u, active_days: run.monthActiveDays(u) }))
+    .filter((u) => u.active_days <= LOW_ACTIVITY_DAYS)
     .sort(
       (a, b) =>
         a.active_days - b.active_days ||
@@ -83,7 +88,7 @@ export function computePeople(context: SectionContext): PeopleSection | null {
   const run = runOf(context);
   const seats = run.current.seats;
   const active = run.users.filter((u) => u.active_days > 0);
-  const low = lowActivityPeople(run.users);
+  const low = lowActivityPeople(run);
   return {
     people: context.scope.people,
     active: active.length,
