@@ -6,6 +6,7 @@ import {
   formatFigure,
   formatFigureChange,
   formatInstant,
+  formatPointsBetween,
   formatValue,
   kindOfUnit,
 } from './format.ts';
@@ -111,6 +112,16 @@ describe('figures', () => {
         unit: 'share',
       }),
     ).toBe('0.0 pp');
+  });
+});
+
+describe('formatPointsBetween', () => {
+  it('states the change between two shares as the difference of the two as shown', () => {
+    // 99.415% shows as 99.4%, 94.56% as 94.6%: the row reads +4.8 pp, not the exact +4.855.
+    expect(formatPointsBetween(0.99415, 0.9456)).toBe('+4.8 pp');
+    expect(formatValue(0.99415 - 0.9456, 'points')).toBe('+4.9 pp');
+    expect(formatPointsBetween(0.5, 0.5)).toBe('0.0 pp');
+    expect(formatPointsBetween(0.9, null)).toBe('n/a');
   });
 });
 

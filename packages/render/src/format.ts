@@ -201,6 +201,26 @@ function shownChange(figure: FigureChange): number | null {
   const { value, previous, unit } = figure;
   const shares = figure.changeKind === 'points' && unit !== undefined && kindOfUnit(unit) === 'share';
   if (!shares || !Number.isFinite(value) || !Number.isFinite(previous)) return figure.change;
+  return sharesShownChange(value!, previous!);
+}
+
+/** Two shares' change in points as the page shows them (see {@link shownChange}). */
+function sharesShownChange(value: number, previous: number): number {
   const percent = (share: number) => Number(grouped(excelPrecision(share * 100), 1).replace(/,/g, ''));
-  return (percent(value!) - percent(previous!)) / 100;
+  return (percent(value) - percent(previous)) / 100;
+}
+
+/**
+ * The change in points from one share to another, as the difference of the two as shown: a table
+ * that shows both beside it agrees with itself and with the sentence that states the same change.
+ *
+ * @example
+ * formatPointsBetween(0.99415, 0.9456) // '+4.8 pp': 99.4% against 94.6% (the exact change is 4.855 points)
+ */
+export function formatPointsBetween(value: number | null, previous: number | null): string {
+  const change =
+    value !== null && previous !== null && Number.isFinite(value) && Number.isFinite(previous)
+      ? sharesShownChange(value, previous)
+      : null;
+  return formatValue(change, 'points');
 }

@@ -17,6 +17,7 @@ import {
   formatFigureChange,
   formatFigurePrevious,
   formatInstant,
+  formatPointsBetween,
   formatValue,
   NOT_AVAILABLE,
 } from '../format.ts';
@@ -96,7 +97,8 @@ export function createReportEnvironment(): typeof Handlebars {
     dec: (v) => formatValue(num(v), 'decimal'),
     pct: (v) => formatValue(num(v), 'share'),
     signedPct: (v) => formatValue(num(v), 'change'),
-    signedPoints: (v) => formatValue(num(v), 'points'),
+    /** The change in points between two shares the row shows (`pointsBetween score previous_score`). */
+    pointsBetween: (v, previous) => formatPointsBetween(num(v), num(previous)),
     signedDelta: (v) => formatValue(num(v), 'delta'),
     levelNumber: (v) => formatValue(num(v), 'level'),
     money: (v, ...rest) => {
