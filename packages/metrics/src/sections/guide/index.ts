@@ -37,7 +37,7 @@ export const GUIDE_TERMS: GuideSection['terms'] = [
   },
   {
     term: 'Stickiness',
-    text: 'Average daily active users \u00f7 the month\u2019s active users: how many of the people who use the agent at all use it on a given day.',
+    text: 'Average daily active users (DAU) \u00f7 the month\u2019s active users: how many of the people who use the agent at all use it on a given day.',
   },
   {
     term: 'WAU and MAU',
@@ -50,6 +50,10 @@ export const GUIDE_TERMS: GuideSection['terms'] = [
   {
     term: 'Seat utilization and dormant seats',
     text: 'Active users \u00f7 seats at the month\u2019s end. A dormant seat had no activity this month; one that also had none the whole month before is one to reclaim.',
+  },
+  {
+    term: 'Readiness score and level',
+    text: 'How ready the repositories are for the agent, from the service\u2019s readiness reports: each criterion (its id, such as pre_commit_hooks) scores the share of a repository\u2019s applications that pass it, and the score is the mean over the criteria. A repository reaches the next level (1 Functional to 5 Autonomous) by passing 80 % of a level\u2019s criteria.',
   },
   {
     term: 'Chargeback and the cents',
