@@ -146,7 +146,10 @@ describe("a groups-only report's guide", () => {
     expect(held.some((h) => h.people !== null && h.people >= model.privacy!.minGroupSize)).toBe(true);
     const guide = pageText(pdf, pages(pdf));
     expect(guide).toContain('How to read this report');
-    const listed = /Held back in this report, as groups too small to show: (.*?)\. Every figure/.exec(guide);
+    const listed =
+      /Held back in this report’s figures, as groups too small to show \(some only in its HTML, workbook or JSON\): (.*?)\. Every figure/.exec(
+        guide,
+      );
     expect(listed, guide).not.toBeNull();
     expect(listed![1]).toBe(
       held

@@ -170,6 +170,12 @@ describe('protectModel', () => {
       delegation_spec: null,
       delegation_manual: null,
     });
+    // ... and the report's list of what it held back says so (the three levels, three people).
+    expect(model.privacy?.suppressed).toContainEqual({
+      where: 'Teams: delegation levels',
+      group: '3 groups',
+      people: 3,
+    });
   });
 
   it("keeps a cost center's own small team for its budget but holds back how its few people work", () => {
@@ -202,7 +208,7 @@ describe('protectModel', () => {
     // back, in the order the sections recorded it.
     const rule = model.definitions.find((d) => d.id === 'privacy')?.text;
     expect(rule).toContain(
-      'Held back in this document: Delegation levels of the month (1 group, fewer than 3 people); Actions: people active on one or two days (1 group, fewer than 3 people); People active on one or two days (1 group, fewer than 3 people); Teams: autonomy and delegation (1 group, fewer than 3 people).',
+      'Held back in this report’s figures (in one or more of its formats): Delegation levels of the month (1 group, fewer than 3 people); Delegation levels of the week 2026-W10 (1 group, fewer than 3 people); Actions: people active on one or two days (1 group, fewer than 3 people); People active on one or two days (1 group, fewer than 3 people); Teams: autonomy and delegation (1 group, fewer than 3 people).',
     );
     // With every person's rows (the organization report), nothing of Duo's is held back.
     const open = protectModel(scoped, {

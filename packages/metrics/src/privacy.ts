@@ -319,7 +319,7 @@ function heldBackText({ suppressed, minGroupSize }: ReportPrivacy): string {
     (s) =>
       `${s.where} (${s.group}, ${s.people === null ? `fewer than ${minGroupSize}` : s.people} ${s.people === 1 ? 'person' : 'people'})`,
   );
-  return ` Held back in this document: ${each.join('; ')}.`;
+  return ` Held back in this report\u2019s figures (in one or more of its formats): ${each.join('; ')}.`;
 }
 
 /**
@@ -405,6 +405,8 @@ function protectDelegation(model: ReportModel, rules: SectionPrivacy): void {
   };
   for (const week of model.behaviour.weeks) {
     const mix = holdBackMix(week.delegation.counts, rules.minGroupSize);
+    // Each week on its own: a person is in every week they were active, so weeks' people do not add up.
+    rules.heldBack(`Delegation levels of the week ${week.span}`, mix.held.length, mix.people);
     week.delegation = {
       active_users: week.delegation.active_users,
       counts: mix.counts,

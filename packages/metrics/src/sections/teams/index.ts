@@ -269,12 +269,16 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
     few.length,
     few.reduce((a, r) => a + r.delegation_users, 0),
   );
+  // The levels held back inside the teams' mixes: a team's people are nobody else's, so they add up.
+  const levels = { held: 0, people: 0 };
   const rows = kept.map((r) => {
     if (few.includes(r)) return { ...r, autonomy_mean: null, delegation: {} };
     const counts = Object.fromEntries(
       Object.entries(r.delegation).map(([level, share]) => [level, Math.round(share * r.delegation_users)]),
     );
     const mix = holdBackMix(counts, rules.minGroupSize);
+    levels.held += mix.held.length;
+    levels.people += mix.people;
     return {
       ...r,
       delegation: Object.fromEntries(
@@ -284,6 +288,7 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
       ),
     };
   });
+  rules.heldBack('Teams: delegation levels', levels.held, levels.people);
   if (held.length > 0) {
     const sum = (f: (r: TeamRow) => number | null) =>
       held.some((r) => f(r) === null) ? null : held.reduce((a, r) => a + f(r)!, 0);
