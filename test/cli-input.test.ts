@@ -2,7 +2,7 @@
  * Bad input gets a clear message and the documented exit code (2 usage or input, 3 authentication or
  * permission), through the CLI's public entry `run()` against the emulator.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ describe('orgreport monthly with bad input', () => {
     [
       '2026-11',
       2,
-      /the month is not over \(data runs up to 2026-11-21\); ask for a partial report explicitly or choose 2026-10/,
+      /the month is not over \(data runs up to 2026-11-21\); ask for a partial report \(--partial\) or choose 2026-10/,
     ],
     ['2025-12', 2, /analytics data starts on 2026-01-14; choose a later month/],
   ])('--month %s exits %i with a message naming the month', async (month, code, message) => {
@@ -65,6 +65,57 @@ describe('orgreport monthly with bad input', () => {
     });
     expect(result.code).toBe(0);
     expect(result.err).toMatch(/2026-11 \(partial\)/);
+  });
+});
+
+describe('where a run writes', () => {
+  it('refuses, before any request, an output folder that is a file and a snapshot folder holding other files, and deletes neither', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'precious.txt');
+    writeFileSync(file, 'keep me\n');
+    const notes = join(dir, 'notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'thesis.md'), 'keep me too\n');
+    const other = join(dir, 'other');
+    mkdirSync(join(other, 'snapshot'), { recursive: true });
+    writeFileSync(join(other, 'snapshot', 'thesis.md'), 'and me\n');
+    const before = emulator.requestLog.length;
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ['fetch', '--month', '2026-10', '--snapshot', file],
+        /the snapshot folder .*precious\.txt is a file, not a folder/,
+      ],
+      [
+        ['fetch', '--month', '2026-10', '--snapshot', notes],
+        /the snapshot folder .*notes holds files that are not a snapshot \(no manifest\.json\)/,
+      ],
+      [
+        ['monthly', '--month', '2026-10', '--out', file],
+        /the output folder .*precious\.txt is a file, not a folder/,
+      ],
+      [
+        ['monthly', '--month', '2026-10', '--out', other],
+        /the snapshot folder .*snapshot holds files that are not a snapshot/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await cli(args, { env: envFor(emulator) });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.err, args.join(' ')).toMatch(message);
+    }
+    expect(emulator.requestLog.length).toBe(before);
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+    expect(readFileSync(join(notes, 'thesis.md'), 'utf8')).toBe('keep me too\n');
+    expect(readFileSync(join(other, 'snapshot', 'thesis.md'), 'utf8')).toBe('and me\n');
+    // A snapshot folder is replaced by the next run's, as before.
+    const out = join(dir, 'report');
+    for (let i = 0; i < 2; i++) {
+      const run = await cli(['monthly', '--month', '2026-10', '--formats', 'json', '--out', out], {
+        env: envFor(emulator),
+      });
+      expect(run.code, run.err).toBe(0);
+    }
+    expect(readdirSync(join(out, 'snapshot'))).toContain('manifest.json');
   });
 });
 

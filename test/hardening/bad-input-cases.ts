@@ -13,7 +13,8 @@ export type BadInputKind =
   | 'config file'
   | 'limits file'
   | 'hook event'
-  | 'template directory';
+  | 'template directory'
+  | 'output folder';
 
 export interface BadInputCase {
   kind: BadInputKind;
@@ -117,7 +118,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     argv: monthly('--month', '2026-11'),
     connect: true,
     message:
-      'the month is not over (data runs up to 2026-11-21); ask for a partial report explicitly or choose 2026-10',
+      'the month is not over (data runs up to 2026-11-21); ask for a partial report (--partial) or choose 2026-10',
     exitCode: 2,
   },
   {
@@ -382,6 +383,34 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     files: { 'tpl/mail/subject.hbs': 'Report {{#each headline}}' },
     connect: false,
     message: 'mail template subject.hbs: Parse error on line 1',
+    exitCode: 2,
+  },
+  // Output folders: checked before connecting, and nothing in them is deleted
+  {
+    kind: 'output folder',
+    input: '`--out` pointing at a file (no key or URL: checked before connecting)',
+    argv: ['monthly', '--out', '$DIR/report.pdf', '--formats', 'json'],
+    files: { 'report.pdf': 'not a folder' },
+    connect: false,
+    message: 'report.pdf is a file, not a folder',
+    exitCode: 2,
+  },
+  {
+    kind: 'output folder',
+    input: '`--out` folder whose `snapshot` folder holds other files (they would be replaced)',
+    argv: monthly(),
+    files: { 'out/snapshot/thesis.md': 'mine' },
+    connect: false,
+    message: 'out/snapshot holds files that are not a snapshot (no manifest.json)',
+    exitCode: 2,
+  },
+  {
+    kind: 'output folder',
+    input: '`fetch --snapshot` folder that holds other files',
+    argv: ['fetch', '--snapshot', '$DIR/notes'],
+    files: { 'notes/thesis.md': 'mine' },
+    connect: true,
+    message: 'notes holds files that are not a snapshot (no manifest.json)',
     exitCode: 2,
   },
 ];

@@ -191,7 +191,7 @@ export function monthPeriod(month: IsoMonth, options: MonthPeriodOptions): Month
     throw new DateInputError(
       'month',
       month,
-      `the month is not over (data runs up to ${yesterday}); ask for a partial report explicitly or choose ${lastCompleteMonth(options.now)}`,
+      `the month is not over (data runs up to ${yesterday}); ask for a partial report (--partial) or choose ${lastCompleteMonth(options.now)}`,
     );
   }
   return clampedPeriod(month, bounds.start, endsEarly ? yesterday : bounds.end, endsEarly);

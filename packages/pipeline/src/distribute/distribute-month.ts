@@ -27,6 +27,7 @@ import { demoDirectory, withDemoPrices } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { UsageError } from '../errors.ts';
 import { OutputSet } from '../output/atomic.ts';
+import { checkOutputFolder } from '../output/targets.ts';
 import { checkChromium, checkTemplates, chromiumOf } from '../report/checks.ts';
 import { daysOfReport, directoryIndex, type PreparedData, prepareData } from '../report/prepare.ts';
 import { computeModel, modelOptions, reportBaseName, reportInputs } from '../report/produce.ts';
@@ -186,6 +187,7 @@ export async function distributeMonth(
   const formats = new Set(plan.rules.flatMap((r) => r.formats ?? ['pdf']) as ReportFormat[]);
   if (!options.dryRun) checkChromium(config, formats);
   await checkTemplates(config);
+  await checkOutputFolder(config.outDir, `the output folder ${config.outDir}`);
   const sections = await loadSections(config.sections, ctx.io.cwd);
   const directory: PeopleDirectory | undefined =
     (await loadDirectory(config.directory)) ??

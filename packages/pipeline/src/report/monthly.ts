@@ -10,6 +10,7 @@ import { checkTargets } from '../deliver/send-reports.ts';
 import { demoDirectory, withDemoPrices } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
+import { checkOutputFolder, checkSnapshotFolder } from '../output/targets.ts';
 import type { Reporter } from '../reporter.ts';
 import { organizationConfigs, type Settings } from '../settings.ts';
 import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
@@ -153,6 +154,12 @@ export async function produceMonthlyReports(
   await checkTargets(reportTargets(config), config, ctx);
   checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config); // a broken template fails before anything is fetched
+  // So does a place the run cannot write to, or would wrongly replace (the snapshot folder whole).
+  await checkOutputFolder(config.outDir, `the output folder ${config.outDir}`);
+  if (!config.store) {
+    const snapshotFolder = join(config.outDir, 'snapshot');
+    await checkSnapshotFolder(snapshotFolder, `the snapshot folder ${snapshotFolder}`);
+  }
   const sections = await loadSections(config.sections, ctx.io.cwd); // so does a wrong section
   const directory =
     (await loadDirectory(config.directory)) ?? // and a directory with a bad row

@@ -4,6 +4,7 @@ import type { Snapshot } from '@orgreport/api-core';
 import { writeSnapshot } from '@orgreport/snapshot';
 import type { RunContext } from '../context.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
+import { checkSnapshotFolder } from '../output/targets.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import type { Settings } from '../settings.ts';
 import { type AcquireFlags, acquireSnapshot } from './acquire.ts';
@@ -19,6 +20,7 @@ export async function fetchMonthSnapshot(
   ctx: RunContext,
   reporter: Reporter,
 ): Promise<{ snapshot: Snapshot; written: CommittedOutput }> {
+  await checkSnapshotFolder(target, `the snapshot folder ${target}`);
   const snapshot = await acquireSnapshot(request, config, reporter, ctx);
   const outputs = await new OutputSet(dirname(target)).open();
   try {
