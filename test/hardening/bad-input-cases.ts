@@ -140,6 +140,14 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   // Config values
   {
     kind: 'config value',
+    input: '`--quiet` with `--verbose`',
+    argv: monthly('--quiet', '--verbose'),
+    connect: true,
+    message: '--quiet and --verbose ask for opposite things: give one of them',
+    exitCode: 2,
+  },
+  {
+    kind: 'config value',
     input: '`--formats pdf,docx`',
     argv: monthly().slice(0, 3).concat(['--formats', 'pdf,docx']),
     connect: true,

@@ -41,8 +41,11 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
     // Commander has printed its message (or the help); the program's exit overrides chose the code.
     if (error instanceof CommanderError) return error.exitCode;
     ctx.io.stderr.write(`orgreport: ${messageOf(error)}\n`);
+    // A stack for whoever asked for debug output, unless they asked for quiet too (refused as such).
+    const quiet = argv.includes('--quiet') || argv.includes('-q');
     const verbose =
-      argv.includes('--verbose') || argv.includes('-v') || ctx.io.env.ORGREPORT_LOG_LEVEL === 'debug';
+      !quiet &&
+      (argv.includes('--verbose') || argv.includes('-v') || ctx.io.env.ORGREPORT_LOG_LEVEL === 'debug');
     if (verbose && error instanceof Error && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
     return exitCodeOf(error);
   } finally {

@@ -46,6 +46,12 @@ describe('PDF of the sample report', () => {
     currency: 'EUR',
   });
 
+  it('says which Chromium did not start, and what to do, when the binary is not a working browser', async () => {
+    await expect(createPdfRenderer({ executablePath: '/bin/false', timeoutMs: 10_000 })).rejects.toThrow(
+      /^Chromium at \/bin\/false did not start \(.+\): give a working Chromium or Chrome binary/,
+    );
+  });
+
   it('holds the headline figures as the workbook shows them, with metadata, page numbers and embedded fonts', async () => {
     const blockedBefore = renderer.blockedRequests.length;
     const file = await renderPdf(model, 'sample');

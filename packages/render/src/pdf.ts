@@ -157,7 +157,11 @@ export async function createPdfRenderer(options: PdfRendererOptions = {}): Promi
     });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });
-    throw error;
+    // What puppeteer says ("Protocol error ... Target closed") names neither the program nor the fix.
+    throw new Error(
+      `Chromium at ${executablePath} did not start (${(error as Error).message}): give a working Chromium or Chrome binary (orgreport: ORGREPORT_CHROMIUM, or "chromium" in the config file), or leave the PDF out`,
+      { cause: error },
+    );
   }
   const blocked: string[] = [];
   /** A page that runs no script and loads nothing but `data:` URLs. */

@@ -304,6 +304,9 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
 
   const levelEnv = SETTINGS.logLevel.env;
   let logLevel: LogLevel = 'info';
+  if (flags.verbose && flags.quiet) {
+    throw new UsageError('--quiet and --verbose ask for opposite things: give one of them');
+  }
   if (flags.verbose) logLevel = 'debug';
   else if (flags.quiet) logLevel = 'error';
   else if (env[levelEnv]) logLevel = check(SETTINGS.logLevel.file, env[levelEnv], levelEnv);

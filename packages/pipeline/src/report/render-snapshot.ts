@@ -4,6 +4,7 @@ import { userDayRowCount } from '@orgreport/api-core';
 import { readSnapshot } from '@orgreport/snapshot';
 import type { RunContext } from '../context.ts';
 import { loadDirectory } from '../directory/read.ts';
+import { checkOutputFolder } from '../output/targets.ts';
 import type { Reporter } from '../reporter.ts';
 import type { Settings } from '../settings.ts';
 import { checkChromium, checkDelivery, checkTemplates } from './checks.ts';
@@ -28,6 +29,7 @@ export async function renderSnapshotReport(
   const formats = reportFormats(config, request.attachXlsx);
   checkChromium(config, formats);
   await checkTemplates(config);
+  await checkOutputFolder(config.outDir, `the output folder ${config.outDir}`);
   const sections = await loadSections(config.sections, ctx.io.cwd); // a wrong name fails before any work
   const directory = await loadDirectory(config.directory);
   const stage = reporter.stage('snapshot');

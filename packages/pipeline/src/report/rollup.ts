@@ -6,6 +6,7 @@
 import type { ReportSection } from '@orgreport/metrics';
 import type { RunContext } from '../context.ts';
 import { loadDirectory } from '../directory/read.ts';
+import { checkOutputFolder } from '../output/targets.ts';
 import type { Reporter } from '../reporter.ts';
 import { requireStore, type Settings } from '../settings.ts';
 import { type AcquireFlags, reportPeriod } from '../snapshot/acquire.ts';
@@ -34,6 +35,7 @@ export async function rollupReport(
   const formats = reportFormats(config, request.attachXlsx);
   checkChromium(config, formats);
   await checkTemplates(config);
+  await checkOutputFolder(config.outDir, `the output folder ${config.outDir}`);
   const configured = await loadSections(config.sections, ctx.io.cwd);
   const directory = await loadDirectory(config.directory);
   const { BUILTIN_SECTIONS } = await import('@orgreport/metrics');
