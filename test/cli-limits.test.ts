@@ -88,6 +88,18 @@ describe('orgreport limits apply', () => {
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/failed {3}row 2 nobody@unknown\.example: /);
     expect(result.out).toContain('1 set, 0 left as they are (empty limit), 1 failed');
+    expect(result.err).toMatch(/1 credit limit\(s\) were not applied\n/);
+  });
+
+  it("counts the file's invalid rows in its last line too when the server also refuses some", async () => {
+    const file = join(tempDir(), 'limits.csv');
+    writeFileSync(file, 'email,limit\nnobody@unknown.example,10\nnot-an-email,10\nx@y.example,-5\n');
+    const result = await cli(['limits', 'apply', file], { env: envFor(emulator, 'owner') });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('0 set, 0 left as they are (empty limit), 3 failed');
+    expect(result.err).toMatch(
+      /1 credit limit\(s\) were not applied \(and .*limits\.csv: 2 invalid row\(s\)\)/,
+    );
   });
 
   it('sends nothing with --dry-run', async () => {

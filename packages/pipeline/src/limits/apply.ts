@@ -124,7 +124,9 @@ export async function applyLimitsFile(
       `the limits of row(s) ${unrecorded.rows.join(', ')} were set but could not be recorded in the store ${config.store}, so the rows after them were not sent: ${messageOf(unrecorded.error)}`,
     );
   }
-  if (serverFailures > 0) throw new CliError(`${serverFailures} credit limit(s) were not applied`);
+  // The last line counts every row not applied: the service's refusals and the file's invalid rows.
+  const invalid = parsed.errors.length > 0 ? ` (and ${file}: ${parsed.errors.length} invalid row(s))` : '';
+  if (serverFailures > 0) throw new CliError(`${serverFailures} credit limit(s) were not applied${invalid}`);
   if (parsed.errors.length > 0)
     throw new UsageError(`${file}: ${parsed.errors.length} invalid row(s) were not applied`);
 }
