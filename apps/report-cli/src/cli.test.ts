@@ -25,6 +25,27 @@ describe('run()', () => {
     await readFile(new URL('../../../docs/distribution.md', import.meta.url), 'utf8');
   });
 
+  it('gives every command that runs an example in its --help', async () => {
+    // Every leaf of the command tree, from the top-level help down.
+    const commandsOf = (help: string) =>
+      [...(help.split(/\nCommands:\n/)[1] ?? '').matchAll(/^ {2}([a-z][a-z-]*)/gm)]
+        .map((m) => m[1]!)
+        .filter((c) => c !== 'help');
+    const leaves: string[][] = [];
+    const visit = async (path: string[]) => {
+      const io = memoryIo();
+      expect(await run([...path, '--help'], io), path.join(' ')).toBe(0);
+      const children = commandsOf(io.out());
+      if (children.length === 0) {
+        leaves.push(path);
+        expect(io.out(), path.join(' ')).toMatch(/\nExample[^:\n]*: orgreport /);
+      }
+      for (const child of children) await visit([...path, child]);
+    };
+    await visit([]);
+    expect(leaves.length).toBeGreaterThan(20);
+  });
+
   it("exits 2 on an unknown command or flag, with commander's message", async () => {
     const io = memoryIo();
     expect(await run(['monthy'], io)).toBe(2);

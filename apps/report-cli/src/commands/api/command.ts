@@ -119,6 +119,18 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
 ];
 
+/** Values of the example of an operation's help, by flag (others show as `<name>`). */
+const EXAMPLE_VALUES: Record<string, string> = { '--start-date': '2026-10-01', '--end-date': '2026-10-07' };
+
+/** An operation's help example: its arguments and the options it requires. */
+function exampleOf(op: (typeof API_OPERATIONS)[number], options: readonly Option[]): string {
+  const required = options
+    .filter((o) => o.mandatory && o.long)
+    .map((o) => `${o.long} ${EXAMPLE_VALUES[o.long!] ?? `<${o.attributeName()}>`}`);
+  const words = ['orgreport api', op.resource, op.action, ...(op.args ?? []), ...required];
+  return `\nWith ORGREPORT_BASE_URL and ORGREPORT_API_KEY set (orgreport emulator serves an organization to try).\nExample: ${words.join(' ')}`;
+}
+
 export function apiCommand(program: Command, ctx: CommandContext): void {
   const api = program
     .command('api')
@@ -132,7 +144,9 @@ export function apiCommand(program: Command, ctx: CommandContext): void {
     }
     const command = withFlags(resource.command(op.action).description(op.description), ...CONNECTION);
     for (const arg of op.args ?? []) command.argument(arg);
-    for (const option of op.options ?? []) command.addOption(option());
+    const options = (op.options ?? []).map((option) => option());
+    for (const option of options) command.addOption(option);
+    command.addHelpText('after', exampleOf(op, options));
     if (op.list) {
       command.option('--all', 'follow every page').option('--max-items <n>', 'stop after this many items');
     }

@@ -35,5 +35,9 @@ export function emulatorCommand(program: Command, ctx: CommandContext): void {
       "write the organization's people directory (email,team,cost_center,manager,... as CSV) and exit: the demo's with the defaults",
     )
     .option('-q, --quiet', 'print only the addresses and keys')
+    .addHelpText(
+      'after',
+      '\nIt prints its URL and keys: point ORGREPORT_BASE_URL and ORGREPORT_API_KEY at them.\nExample: orgreport emulator --port 4020 --users 500',
+    )
     .action(async (flags) => (await import('./emulator.ts')).emulator(flags, ctx));
 }

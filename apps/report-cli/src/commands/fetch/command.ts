@@ -17,5 +17,9 @@ export function fetchCommand(program: Command, ctx: CommandContext): void {
     'json',
   )
     .option('--snapshot <dir>', 'snapshot directory to write (default <out>/snapshot)')
+    .addHelpText(
+      'after',
+      '\nThen re-render it offline with orgreport render.\nExample: orgreport fetch --demo --month 2026-10 --snapshot ./snapshots/2026-10',
+    )
     .action(async (flags) => (await import('./fetch.ts')).fetch(flags, ctx));
 }

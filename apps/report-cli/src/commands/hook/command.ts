@@ -21,7 +21,7 @@ export function hookCommand(program: Command, ctx: CommandContext): void {
     .exitOverride(exitWith(EXIT.failure))
     .addHelpText(
       'after',
-      '\nA bad or missing event prints a message on stderr and exits 1 (never 2: agents may read 2 as "block").',
+      '\nA bad or missing event prints a message on stderr and exits 1 (never 2: agents may read 2 as "block").\nExample (what orgreport hook config puts in the agent\'s settings): orgreport hook record --hook-log ~/.orgreport/hooks.jsonl',
     )
     .action(async (flags) => (await import('./hook.ts')).hookRecord(flags, ctx));
   withFlags(
@@ -31,5 +31,6 @@ export function hookCommand(program: Command, ctx: CommandContext): void {
   )
     .option('--command <cmd>', 'how the agent runs orgreport', 'orgreport')
     .option('--timeout <seconds>', 'hook timeout in seconds', '5')
+    .addHelpText('after', '\nExample: orgreport hook config --hook-log ~/.orgreport/hooks.jsonl')
     .action(async (flags) => (await import('./hook.ts')).hookConfig(flags, ctx));
 }

@@ -12,7 +12,7 @@ export function limitsCommand(program: Command, ctx: CommandContext): void {
       .argument('<file>', 'a .csv, .json or .xlsx file')
       .addHelpText(
         'after',
-        '\nWith a store, every limit the API accepted is recorded in it (_limits/; the API cannot read limits back).',
+        '\nWith a store, every limit the API accepted is recorded in it (_limits/; the API cannot read limits back).\nExample: orgreport limits apply limits.csv --dry-run',
       ),
     ...CONNECTION,
     'store',
@@ -30,5 +30,9 @@ export function limitsCommand(program: Command, ctx: CommandContext): void {
     'demoUsers',
   )
     .requiredOption('--out <file>', 'the .xlsx file to write')
+    .addHelpText(
+      'after',
+      '\nFill in the limit column, then: orgreport limits apply limits.xlsx\nExample: orgreport limits template --demo --out limits.xlsx',
+    )
     .action(async (flags) => (await import('./template.ts')).limitsTemplate(flags, ctx));
 }

@@ -11,5 +11,9 @@ export function renderCommand(program: Command, ctx: CommandContext): void {
     ...RENDERING,
   )
     .requiredOption('--snapshot <dir>', 'snapshot directory (written by monthly or fetch)')
+    .addHelpText(
+      'after',
+      '\nExample: orgreport render --snapshot ./snapshots/2026-10 --out ./reports --formats pdf,xlsx',
+    )
     .action(async (flags) => (await import('./render.ts')).render(flags, ctx));
 }
