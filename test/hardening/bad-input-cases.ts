@@ -241,7 +241,16 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     argv: monthly('--config', '$DIR/config.json'),
     files: { 'config.json': '{ "formats": ["pdf", "docx"] }' },
     connect: true,
-    message: 'config.json: formats: Invalid input',
+    message: 'config.json: formats.1: expected formats among pdf, xlsx, html, json',
+    exitCode: 2,
+  },
+  {
+    kind: 'config file',
+    input: '`--config` file that is a JSON array',
+    argv: monthly('--config', '$DIR/config.json'),
+    files: { 'config.json': '["pdf"]' },
+    connect: true,
+    message: 'config.json: expected an object of settings (Invalid input: expected object, received array)',
     exitCode: 2,
   },
   // Limits files

@@ -126,6 +126,20 @@ function describeIssue(error: z.ZodError): string {
   return error.issues.map((i) => i.message).join('; ');
 }
 
+/**
+ * A union's failure as its closest alternative says it: `formats: [pdf, docx]` fails as a list with
+ * a bad item ("expected formats among ..."), not as "Invalid input" because it is not text either.
+ */
+function closestIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  // The alternative that got furthest: its issue is not about the value's type, or lies deeper.
+  const branches = issue.errors.filter((b) => b.length > 0);
+  const closest = branches.find((b) => b[0]!.code !== 'invalid_type' || b[0]!.path.length > 0);
+  if (!closest) return issue;
+  const inner = closestIssue(closest[0]!);
+  return { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
+}
+
 /** Validates one value with `schema`; on failure names `label` (and shows the value unless secret). */
 function check<T>(schema: z.ZodType<T>, value: unknown, label: string, secret = false): T {
   const parsed = schema.safeParse(value);
@@ -198,14 +212,16 @@ export function readConfigFile(path: string): ConfigFile {
   }
   const parsed = configFileSchema.safeParse(json);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
+  const issue = closestIssue(parsed.error.issues[0]!);
   const key = issue.path.join('.');
   const detail =
     issue.code === 'unrecognized_keys' && key === ''
       ? `unknown setting ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${Object.keys(configFileSchema.shape).join(', ')})`
       : issue.code === 'unrecognized_keys'
         ? `${key}: unknown setting ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
-        : `${key}: ${issue.message}`;
+        : key === ''
+          ? `expected an object of settings (${issue.message})`
+          : `${key}: ${issue.message}`;
   throw new UsageError(`config file ${path}: ${detail}`);
 }
 
