@@ -117,6 +117,17 @@ describe('where a run writes', () => {
     }
     expect(readdirSync(join(out, 'snapshot'))).toContain('manifest.json');
   });
+
+  it('says that --attach-xlsx does nothing in a run that sends nothing', async () => {
+    const run = await cli(
+      ['monthly', '--month', '2026-10', '--formats', 'json', '--attach-xlsx', '--out', tempDir()],
+      {
+        env: envFor(emulator),
+      },
+    );
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).toContain('--attach-xlsx adds the workbook to what is sent: this run sends nothing');
+  });
 });
 
 describe('orgreport api', () => {

@@ -423,6 +423,14 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   },
   {
     kind: 'output folder',
+    input: '`fetch` with both `--out` and `--snapshot`',
+    argv: ['fetch', '--out', '$DIR/out', '--snapshot', '$DIR/snap'],
+    connect: false,
+    message: 'both say where the snapshot goes (--out DIR writes DIR/snapshot): give one of them',
+    exitCode: 2,
+  },
+  {
+    kind: 'output folder',
     input: '`fetch --snapshot` folder that holds other files',
     argv: ['fetch', '--snapshot', '$DIR/notes'],
     files: { 'notes/thesis.md': 'mine' },

@@ -152,6 +152,11 @@ export async function produceMonthlyReports(
   if (config.scope) await parseScopeFlag(config.scope);
   checkDelivery(config);
   await checkTargets(reportTargets(config), config, ctx);
+  if (options.attachXlsx && reportTargets(config).length === 0) {
+    reporter.warn(
+      '--attach-xlsx adds the workbook to what is sent: this run sends nothing (give --email or --deliver)',
+    );
+  }
   checkChromium(config, reportFormats(config, options.attachXlsx));
   await checkTemplates(config); // a broken template fails before anything is fetched
   // So does a place the run cannot write to, or would wrongly replace (the snapshot folder whole).

@@ -1,5 +1,6 @@
 /** `orgreport fetch`: a month's snapshot only, written atomically to `<out>/snapshot` or `--snapshot DIR`. */
 import { resolve } from 'node:path';
+import { UsageError } from '@orgreport/pipeline/errors';
 import { type AcquireFlags, fetchMonthSnapshot } from '@orgreport/pipeline/snapshot';
 import type { ConfigFlags } from '../../config/config.ts';
 import { type CommandContext, setUp } from '../../context.ts';
@@ -15,6 +16,11 @@ export interface FetchOptions extends ConfigFlags, AcquireFlags {
 /** Fetches the month and writes its snapshot directory. */
 export async function fetch(options: FetchOptions, ctx: CommandContext): Promise<void> {
   const started = performance.now();
+  if (options.snapshot !== undefined && options.out !== undefined) {
+    throw new UsageError(
+      `--out ${options.out} and --snapshot ${options.snapshot} both say where the snapshot goes (--out DIR writes DIR/snapshot): give one of them`,
+    );
+  }
   const { config, reporter } = setUp(options, ctx);
   const target = options.snapshot
     ? resolve(ctx.io.cwd, options.snapshot)
