@@ -78,7 +78,18 @@ export type ChangeFact =
       organizations?: string[];
     }
   | { kind: 'figure'; figure: Figure }
-  | { kind: 'users'; active: number; new: number; lost: number }
+  | {
+      kind: 'users';
+      active: number;
+      /** Active now and nowhere in the organization the month before. */
+      new: number;
+      /** Active the month before (in the scope) and nowhere in the organization now. */
+      lost: number;
+      /** In a scoped report: active now, and the month before only outside the scope (they moved in). */
+      movedIn?: number;
+      /** In a scoped report: active the month before in the scope, now only outside it (they moved out). */
+      movedOut?: number;
+    }
   | { kind: 'reclaim'; seats: number; dormant: number; candidates: number }
   | { kind: 'readiness-level'; from: number; to: number; repos: number };
 

@@ -201,6 +201,9 @@ describe('scopes', () => {
       day('b', 'bob@x.test', '2026-03-12'),
       day('b', 'bob@x.test', '2026-03-20'),
       day('e', 'eve@x.test', '2026-03-04'),
+      // February: Ann in Platform, Bob in Data.
+      day('a', 'ann@x.test', '2026-02-05'),
+      day('b', 'bob@x.test', '2026-02-10'),
     ];
     const movedDays = [...new Set(moved.map((r) => r.date))];
     const movedSnapshot = buildSnapshot({
@@ -240,6 +243,22 @@ describe('scopes', () => {
     expect(people.lowActivity.count).toBe(0);
     const brief = platform.sections?.['brief'] as { actions: Array<{ kind: string }> };
     expect(brief.actions.map((a) => a.kind)).not.toContain('help');
+    // Bob is not new to the agent (he used it in February, in Data): he moved in.
+    expect(platform.whatChanged.find((f) => f.kind === 'users')).toEqual({
+      kind: 'users',
+      active: 2,
+      new: 0,
+      lost: 0,
+      movedIn: 1,
+      movedOut: 0,
+    });
+    // The organization's report counts starting and stopping only: Eve is new (nobody moved in or out).
+    expect(whole.whatChanged.find((f) => f.kind === 'users')).toEqual({
+      kind: 'users',
+      active: 3,
+      new: 1,
+      lost: 0,
+    });
   });
 
   it('partitions the organization: the teams add up to the users of the directory', () => {

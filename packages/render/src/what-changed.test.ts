@@ -60,4 +60,13 @@ describe('whatChangedSentences', () => {
     });
     expect(sentences).toEqual(['Active users fell 20.0% to 4 (from 5): 0 new, 1 no longer active.']);
   });
+
+  it("tells a scope's people who moved in or out apart from those who started or stopped", () => {
+    // 3 last month; 17 moved in, 1 started, 1 moved out: 3 + 17 + 1 - 1 = 20.
+    const sentences = whatChangedSentences({
+      comparisonHasData: true,
+      whatChanged: [{ kind: 'users', active: 20, new: 1, lost: 0, movedIn: 17, movedOut: 1 }],
+    });
+    expect(sentences).toEqual(['20 active users: 1 new, 17 moved in, 0 no longer active, 1 moved out.']);
+  });
 });

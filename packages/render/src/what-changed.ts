@@ -27,9 +27,14 @@ function inRevisions(revisions: number, of: number): string {
 
 type UsersFact = Extract<ChangeFact, { kind: 'users' }>;
 
-/** `1 new, 0 no longer active`: who makes up the month's active users. */
+/** `1 new, 0 no longer active` (and who moved in and out of a scope): who makes up the month's active users. */
 const turnover = (fact: UsersFact) =>
-  `${formatValue(fact.new, 'integer')} new, ${formatValue(fact.lost, 'integer')} no longer active`;
+  [
+    `${formatValue(fact.new, 'integer')} new`,
+    ...(fact.movedIn ? [`${formatValue(fact.movedIn, 'integer')} moved in`] : []),
+    `${formatValue(fact.lost, 'integer')} no longer active`,
+    ...(fact.movedOut ? [`${formatValue(fact.movedOut, 'integer')} moved out`] : []),
+  ].join(', ');
 
 function sentence(fact: ChangeFact, scope: string | null, activeTurnover?: UsersFact): string {
   switch (fact.kind) {

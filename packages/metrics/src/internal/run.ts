@@ -90,6 +90,11 @@ export interface SpanSummary {
   repos: ReturnType<typeof readinessScores>[];
   /** The span's active users: their ids and lower-cased e-mails. */
   active: { ids: Set<string>; emails: Set<string> };
+  /**
+   * The span's active users anywhere in the organization: the same as `active` in the
+   * organization's report; in a scope's, also those active only outside it (see `holdersActivity`).
+   */
+  activeAnywhere: ActiveIdentities;
 }
 
 /** Everything a run computes once and its sections share. */
@@ -337,6 +342,7 @@ function spanFigures(
     seats,
     repos,
     active: who,
+    activeAnywhere: holders.who,
     values: {
       ...sums,
       active_users: activeUsers,
@@ -539,7 +545,7 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     current,
     previous,
     figures,
-    whatChanged: whatChangedOf(current, previous, figures, controls),
+    whatChanged: whatChangedOf(current, previous, figures, controls, scoped !== undefined),
     users: placeUsers(users, allocation(), cells()),
     once<T>(key: string, compute: () => T): T {
       if (!memo.has(key)) memo.set(key, compute());
@@ -601,12 +607,18 @@ function whatChangedOf(
   previous: SpanSummary | null,
   figures: readonly Figure[],
   controls: ControlsSection,
+  scoped: boolean,
 ): ChangeFact[] {
   const level = (f: 'value' | 'previous') => figures.find((x) => x.id === 'readiness_org_level')?.[f] ?? null;
   return whatChanged({
     figures,
     activeIds: current.active.ids,
     previousActiveIds: previous?.active.ids ?? null,
+    // A scope's people came and went by moving too; the organization's only by starting and stopping.
+    ...(scoped && {
+      activeAnywhere: current.activeAnywhere.ids,
+      previousActiveAnywhere: previous?.activeAnywhere.ids ?? null,
+    }),
     seats: current.seats,
     reclaimCandidates: current.seats.reclaim_candidates,
     controls,

@@ -47,6 +47,12 @@ export interface WhatChangedInput {
   /** Active user ids of the period and of the comparison period (null without one). */
   activeIds: ReadonlySet<string>;
   previousActiveIds: ReadonlySet<string> | null;
+  /**
+   * The same anywhere in the organization (in its own report, the same sets): a person who moved
+   * into a scope is not new to the agent, nor one who moved out no longer active.
+   */
+  activeAnywhere?: ReadonlySet<string>;
+  previousActiveAnywhere?: ReadonlySet<string> | null;
   seats: SeatsSection;
   /** Dormant seats also without activity in the comparison period. */
   reclaimCandidates: number;
@@ -87,11 +93,22 @@ export function whatChanged(input: WhatChangedInput): ChangeFact[] {
     .slice(0, MOVERS);
   for (const figure of movers) facts.push({ kind: 'figure', figure: { ...figure } });
   if (input.previousActiveIds) {
+    const before = input.previousActiveAnywhere ?? input.previousActiveIds;
+    const now = input.activeAnywhere ?? input.activeIds;
     let added = 0;
-    for (const id of input.activeIds) if (!input.previousActiveIds.has(id)) added++;
+    let movedIn = 0;
+    for (const id of input.activeIds) {
+      if (!before.has(id)) added++;
+      else if (!input.previousActiveIds.has(id)) movedIn++;
+    }
     let lost = 0;
-    for (const id of input.previousActiveIds) if (!input.activeIds.has(id)) lost++;
-    facts.push({ kind: 'users', active: input.activeIds.size, new: added, lost });
+    let movedOut = 0;
+    for (const id of input.previousActiveIds) {
+      if (!now.has(id)) lost++;
+      else if (!input.activeIds.has(id)) movedOut++;
+    }
+    const moves = input.activeAnywhere ? { movedIn, movedOut } : {};
+    facts.push({ kind: 'users', active: input.activeIds.size, new: added, lost, ...moves });
   }
   if (input.seats.dormant > 0) {
     facts.push({
