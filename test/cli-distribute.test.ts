@@ -405,10 +405,18 @@ describe('distribute', () => {
     expect(own).toMatchObject({ members: 3, credits });
     // How those 3 people work is not budget: their autonomy and delegation mix are held back.
     expect(own).toMatchObject({ autonomy_mean: null, delegation: {} });
+    // With it, the next smallest teams' until the teams held back make the minimum: the cost center's
+    // own autonomy and mix are shown, and less the other teams' they would tell Leadership's.
+    type Row = { team: string; autonomy_mean: number | null; delegation_users: number };
+    const rows = model.sections.teams.rows as Row[];
+    const held = rows.filter((r) => r.autonomy_mean === null && r.delegation_users > 0);
+    const heldPeople = held.reduce((a, r) => a + r.delegation_users, 0);
+    expect(held.length).toBeGreaterThan(1);
+    expect(heldPeople).toBeGreaterThanOrEqual(model.privacy.minGroupSize);
     expect(model.privacy.suppressed).toContainEqual({
       where: 'Teams: autonomy and delegation',
-      group: '1 group',
-      people: own.delegation_users,
+      group: `${held.length} groups`,
+      people: heldPeople,
     });
   }, 240_000);
 

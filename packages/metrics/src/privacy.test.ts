@@ -178,6 +178,69 @@ describe('protectModel', () => {
     });
   });
 
+  it("holds back a level's cells across the teams until they make the minimum, so no total less the others tells one", () => {
+    // Platform: auto-high 4, and one person each at auto-low, spec and manual (held back together).
+    // Data: 3 at auto-high, 6 at auto-low. Platform's lone auto-low person would be the scope's
+    // auto-low count less Data's 6: Data's auto-low is held back with it (1 + 6 people).
+    const mixed = structuredClone(organization);
+    const rows = (mixed.sections!.teams as TeamsSection).rows;
+    Object.assign(rows.find((r) => r.team === 'Platform')!, {
+      active_users: 7,
+      delegation_users: 7,
+      delegation: { 'auto-high': 4 / 7, 'auto-medium': 0, 'auto-low': 1 / 7, spec: 1 / 7, manual: 1 / 7 },
+    });
+    Object.assign(rows.find((r) => r.team === 'Data')!, {
+      active_users: 9,
+      delegation_users: 9,
+      delegation: { 'auto-high': 3 / 9, 'auto-medium': 0, 'auto-low': 6 / 9, spec: 0, manual: 0 },
+    });
+    const model = protectModel(mixed, {
+      policy: { minGroupSize: 3, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    const data = (model.sections!.teams as TeamsSection).rows.find((r) => r.team === 'Data')!;
+    expect(data.delegation).toEqual({ 'auto-high': 3 / 9, 'auto-medium': 0, spec: 0, manual: 0 });
+    expect(model.privacy?.suppressed).toContainEqual({
+      where: 'Teams: delegation levels',
+      group: '4 groups',
+      people: 9,
+    });
+  });
+
+  it("holds back the next smallest team's autonomy and mix with a small team's, as the scope's own are shown", () => {
+    // CC-Duo with a second team of 10: Duo's 2 people would be the cost center's autonomy less the
+    // other team's, so both teams' autonomy and mix are held back (12 people).
+    const scope = resolveScope(index, parseScope('cost-center:CC-Duo'));
+    const scoped = buildReportModel(snapshot, { ...options, scope: { scope, organization } });
+    const teams = scoped.sections!.teams as TeamsSection;
+    const duo = teams.rows.find((r) => r.team === 'Duo')!;
+    teams.rows.push({
+      ...structuredClone(duo),
+      team: 'Duo Two',
+      active_users: 10,
+      delegation_users: 10,
+      autonomy_mean: 5,
+    });
+    const model = protectModel(scoped, {
+      policy: { minGroupSize: 3, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people,
+    });
+    const rows = (model.sections!.teams as TeamsSection).rows;
+    for (const team of ['Duo', 'Duo Two']) {
+      expect(
+        rows.find((r) => r.team === team),
+        team,
+      ).toMatchObject({ autonomy_mean: null, delegation: {} });
+    }
+    expect(model.privacy?.suppressed).toContainEqual({
+      where: 'Teams: autonomy and delegation',
+      group: '2 groups',
+      people: 12,
+    });
+  });
+
   it("keeps a cost center's own small team for its budget but holds back how its few people work", () => {
     // CC-Duo's owner reads Duo whole (Ida and Jon: 41 + 43 credits), but its autonomy mean and
     // delegation mix would describe 2 people: held back, and no zero tells which level they are at.

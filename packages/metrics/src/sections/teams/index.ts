@@ -262,28 +262,59 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
   rules.heldBack('Teams', held.length, people);
   // A team kept whole for its budget may still be too few people to describe how they work: its
   // autonomy mean and delegation mix (over the people in it at the period's end) are then held back,
-  // zeros and all, as a mix's zeros would tell which levels those few people are at.
-  const few = kept.filter((r) => r.delegation_users > 0 && r.delegation_users < rules.minGroupSize);
-  rules.heldBack(
-    'Teams: autonomy and delegation',
-    few.length,
-    few.reduce((a, r) => a + r.delegation_users, 0),
+  // zeros and all, as a mix's zeros would tell which levels those few people are at. The report
+  // shows its scope's own autonomy and mix, so the next smallest teams' are held back with them until
+  // they make the minimum: else the scope's figure less the other teams' would tell theirs.
+  const { held: few, people: fewPeople } = holdBackSmallGroups(
+    kept,
+    (r) => (r.delegation_users > 0 ? r.delegation_users : null),
+    rules.minGroupSize,
   );
-  // The levels held back inside the teams' mixes: a team's people are nobody else's, so they add up.
-  const levels = { held: 0, people: 0 };
-  const rows = kept.map((r) => {
-    if (few.includes(r)) return { ...r, autonomy_mean: null, delegation: {} };
-    const counts = Object.fromEntries(
+  rules.heldBack('Teams: autonomy and delegation', few.length, fewPeople);
+  // Each mix's levels under the minimum are held back (with the next smallest of the team's, see
+  // holdBackMix); then, level by level, the cells held back across the teams must make the minimum
+  // too (the scope's count of a level less the teams' shown would tell a lone cell), so the next
+  // smallest cell of that level is held back as well.
+  // (The teams whose whole mix is held back count as cells held back of every level.)
+  const counts = kept.map((r) =>
+    Object.fromEntries(
       Object.entries(r.delegation).map(([level, share]) => [level, Math.round(share * r.delegation_users)]),
-    );
-    const mix = holdBackMix(counts, rules.minGroupSize);
-    levels.held += mix.held.length;
-    levels.people += mix.people;
+    ),
+  );
+  const heldLevels = counts.map(
+    (c, t) => new Set(few.includes(kept[t]!) ? Object.keys(c) : holdBackMix(c, rules.minGroupSize).held),
+  );
+  const allLevels = [...new Set(counts.flatMap((c) => Object.keys(c)))];
+  for (const level of allLevels) {
+    const cells = counts.map((c, t) => ({ t, size: c[level] ?? 0 })).filter((c) => c.size > 0);
+    let people = cells.filter((c) => heldLevels[c.t]!.has(level)).reduce((a, c) => a + c.size, 0);
+    // A cell the team's own mix shows has the minimum already: holding it back keeps its row's rule.
+    const shown = cells
+      .filter((c) => !heldLevels[c.t]!.has(level))
+      .sort((a, b) => a.size - b.size || a.t - b.t);
+    for (const c of shown) {
+      if (people === 0 || people >= rules.minGroupSize) break;
+      heldLevels[c.t]!.add(level);
+      people += c.size;
+    }
+  }
+  const levels = { held: 0, people: 0 };
+  heldLevels.forEach((set, t) => {
+    if (few.includes(kept[t]!)) return; // listed under "Teams: autonomy and delegation"
+    for (const level of set) {
+      if ((counts[t]![level] ?? 0) === 0) continue;
+      levels.held += 1;
+      levels.people += counts[t]![level]!;
+    }
+  });
+  const rows = kept.map((r, t) => {
+    if (few.includes(r)) return { ...r, autonomy_mean: null, delegation: {} };
+    const hidden = heldLevels[t]!;
     return {
       ...r,
       delegation: Object.fromEntries(
         Object.keys(r.delegation)
-          .filter((l) => !mix.held.includes(l))
+          .filter((l) => !hidden.has(l))
           .map((l) => [l, r.delegation[l]!]),
       ),
     };
