@@ -624,9 +624,25 @@ export interface SeatsSection {
   dormant: number;
   /** Dormant seats also without activity in the month before: candidates to reclaim. */
   reclaim_candidates: number;
-  /** The dormant seats, by e-mail (or id when no e-mail), sorted. */
   /** The dormant seats by e-mail (then id), with the name and creation instant when the API gave them. */
   dormant_users: DormantSeat[];
+  /**
+   * In a scoped report, the seats used in the period only outside the scope: their holders used the
+   * agent only before they moved in, so the scope's rows and active users do not hold them, while
+   * their seats are not dormant. Absent in the organization's report.
+   */
+  used_outside?: SeatUsedOutside[];
+}
+
+/** A seat of a scope whose holder used the agent in the period only outside it (see `SeatsSection.used_outside`). */
+export interface SeatUsedOutside {
+  id: string;
+  email: string | null;
+  name: string | null;
+  /** The holder's active days in the period, anywhere in the organization. */
+  active_days: number;
+  /** The holder's last day with activity, anywhere in the organization. */
+  last_active: string | null;
 }
 
 /** Summary of the local hook log's events in the period. */

@@ -178,6 +178,55 @@ describe('protectModel', () => {
     });
   });
 
+  it("leaves a week's other levels shown when only its named levels are held back, and empty with one of them", () => {
+    const weekOf = (levels: Record<string, number>) => {
+      const mixed = structuredClone(organization);
+      const week = mixed.behaviour.weeks[0]!;
+      const total = Object.values(levels).reduce((a, n) => a + n, 0);
+      const shares = Object.fromEntries(Object.entries(levels).map(([k, n]) => [k, n / total]));
+      week.delegation = { active_users: total, counts: levels, shares };
+      const row = mixed.weekly.find((w) => w.week === week.span)!;
+      Object.assign(row, {
+        delegation_auto_high: shares['auto-high'] ?? 0,
+        delegation_auto_medium: 0,
+        delegation_auto_low: shares['auto-low'] ?? 0,
+        delegation_spec: shares['spec'] ?? 0,
+        delegation_manual: shares['manual'] ?? 0,
+        delegation_other: shares['turbo'] ?? 0,
+      });
+      const model = protectModel(mixed, {
+        policy: { minGroupSize: 3, personRows: 'none' },
+        sections: BUILTIN_SECTIONS,
+        people,
+      });
+      const protectedRow = model.weekly.find((w) => w.week === week.span)!;
+      return {
+        row: protectedRow,
+        held: model.privacy!.suppressed.filter((h) => h.where.endsWith(week.span)),
+      };
+    };
+    // auto-low (2 people) and spec (1) are held back together (3); nobody is at a level outside the five: 0.
+    const named = weekOf({ 'auto-high': 6, 'auto-low': 2, spec: 1, manual: 3 });
+    expect(named.row).toMatchObject({
+      delegation_auto_high: 6 / 12,
+      delegation_auto_low: null,
+      delegation_spec: null,
+      delegation_manual: 3 / 12,
+      delegation_other: 0,
+    });
+    // As many empty cells as the list counts groups.
+    expect(named.held).toEqual([
+      { where: `Delegation levels of the week ${named.row.week}`, group: '2 groups', people: 3 },
+    ]);
+    // One person at a level outside the five is held back with the next smallest: "other" says nothing.
+    const other = weekOf({ 'auto-high': 6, turbo: 1, manual: 3 });
+    expect(other.row).toMatchObject({
+      delegation_auto_high: 6 / 10,
+      delegation_manual: null,
+      delegation_other: null,
+    });
+  });
+
   it("holds back a level's cells across the teams until they make the minimum, so no total less the others tells one", () => {
     // Platform: auto-high 4, and one person each at auto-low, spec and manual (held back together).
     // Data: 3 at auto-high, 6 at auto-low. Platform's lone auto-low person would be the scope's

@@ -15,7 +15,7 @@
  * another package that declares nothing is left out of documents for readers who may not see
  * everyone's rows.
  */
-import type { Snapshot } from '@orgreport/api-core';
+import { DELEGATION_LEVELS, type Snapshot } from '@orgreport/api-core';
 import { DEFAULT_MIN_GROUP_SIZE } from './defaults.ts';
 import type { PeopleDirectory } from './inputs.ts';
 import { displayName } from './internal/transforms/people-names.ts';
@@ -350,7 +350,7 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
   let out: ReportModel = personRows ? { ...model } : structuredClone(model);
   if (!personRows) {
     out.users = [];
-    out.seats = { ...out.seats, dormant_users: [] };
+    out.seats = { ...out.seats, dormant_users: [], ...(out.seats.used_outside && { used_outside: [] }) };
     protectDelegation(out, rules);
   }
   // Each section protects its own figures; one that cannot say how is left out for a restricted reader.
@@ -383,6 +383,8 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
         ...(out.scope?.kind === 'manager' ? [out.scope.name] : []),
         ...out.users.flatMap((u) => [u.email, u.user_id]),
         ...out.seats.dormant_users.flatMap((d) => [d.email, d.id]),
+        // A scope's seat holders who used the agent only before they moved in are its people too.
+        ...(out.seats.used_outside ?? []).flatMap((d) => [d.email, d.id]),
       ]
         .filter((v): v is string => typeof v === 'string' && v !== '')
         .map((v) => v.toLowerCase()),
@@ -418,6 +420,8 @@ function protectDelegation(model: ReportModel, rules: SectionPrivacy): void {
       const key: string = `delegation_${level.replace(/-/g, '_')}`;
       if (key in row) (row as unknown as Record<string, unknown>)[key] = null;
     }
-    if (mix.held.length > 0) row.delegation_other = null;
+    // "Other" is the levels outside the five: held back only with one of them, not for a known level's sake.
+    const known: readonly string[] = DELEGATION_LEVELS;
+    if (mix.held.some((level) => !known.includes(level))) row.delegation_other = null;
   }
 }

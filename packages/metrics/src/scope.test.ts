@@ -8,8 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildReportModel } from './build-report-model.ts';
 import type { Figure } from './model.ts';
+import { identitiesOf, protectModel, WITHHELD } from './privacy.ts';
 import { indexDirectory, parseScope, resolveScope, ScopeError, scopeText } from './scope.ts';
 import type { DirectoryPerson, PeopleDirectory } from './section.ts';
+import { BUILTIN_SECTIONS } from './sections/index.ts';
 import { activityDay, buildSnapshot, tokensDay, userDay } from './testing/snapshot-builder.ts';
 
 const person = (
@@ -238,11 +240,45 @@ describe('scopes', () => {
     // Eve used the agent this month (in Data): her seat is not idle; Ivo's is.
     expect(platform.seats.dormant_users.map((d) => d.email)).toEqual(['ivo@x.test']);
     expect(figure(platform.figures, 'dormant_seats').value).toBe(1);
-    // Bob used it on four days of the month, one of them in Platform: not someone "on one or two days".
-    const people = platform.sections?.['people'] as { lowActivity: { count: number } };
-    expect(people.lowActivity.count).toBe(0);
-    const brief = platform.sections?.['brief'] as { actions: Array<{ kind: string }> };
-    expect(brief.actions.map((a) => a.kind)).not.toContain('help');
+    // Bob used it on four days of the month, one of them in Platform: not someone "on one or two
+    // days". Eve used it on one day, before she moved in: Platform's person now, with no row in it.
+    const people = platform.sections?.['people'] as {
+      active: number;
+      activeOnlyBefore: number;
+      lowActivity: { count: number; people: unknown[] };
+    };
+    expect(people.active).toBe(2);
+    expect(people.activeOnlyBefore).toBe(1);
+    expect(people.lowActivity.count).toBe(1);
+    expect(people.lowActivity.people).toEqual([
+      { name: null, email: 'eve@x.test', active_days: 1, last_active: '2026-03-04' },
+    ]);
+    const brief = platform.sections?.['brief'] as {
+      actions: Array<{ kind: string; people?: number; names?: unknown[] }>;
+    };
+    expect(brief.actions.find((a) => a.kind === 'help')).toMatchObject({
+      people: 1,
+      names: [{ name: null, email: 'eve@x.test' }],
+    });
+    // Her seat is Platform's, used only outside it: told apart, and she is Platform's to name.
+    expect(platform.seats.used_outside).toEqual([
+      { id: 'e', email: 'eve@x.test', name: null, active_days: 1, last_active: '2026-03-04' },
+    ]);
+    expect(whole.seats.used_outside).toBeUndefined();
+    const managerRead = protectModel(platform, {
+      policy: { minGroupSize: 5, personRows: 'scope' },
+      sections: BUILTIN_SECTIONS,
+      people: identitiesOf(movedSnapshot, movers),
+    });
+    const named = JSON.stringify(managerRead.sections?.['people']);
+    expect(named).toContain('eve@x.test');
+    expect(named).not.toContain(WITHHELD);
+    const groupsRead = protectModel(platform, {
+      policy: { minGroupSize: 5, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people: identitiesOf(movedSnapshot, movers),
+    });
+    expect(JSON.stringify(groupsRead)).not.toContain('eve@x.test');
     // Bob is not new to the agent (he used it in February, in Data): he moved in.
     expect(platform.whatChanged.find((f) => f.kind === 'users')).toEqual({
       kind: 'users',

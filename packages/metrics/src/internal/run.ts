@@ -15,6 +15,7 @@ import type {
   Figure,
   ReportModel,
   SeatsSection,
+  SeatUsedOutside,
   SpanBehaviour,
   UserMonthRow,
   WeeklyRow,
@@ -38,9 +39,9 @@ import { byDate, dailySeries } from './transforms/daily-series.ts';
 import { usersByDay } from './transforms/data-quality.ts';
 import { delegationMix, primaryDelegation } from './transforms/delegation.ts';
 import { type FigureValues, headlineFigures } from './transforms/figures.ts';
-import { namesOf } from './transforms/people-names.ts';
+import { displayName, namesOf } from './transforms/people-names.ts';
 import { readinessAt, type readinessScores, snapshotReadiness } from './transforms/readiness.ts';
-import { seatStats } from './transforms/seats.ts';
+import { isActiveHolder, seatStats, seatsAt } from './transforms/seats.ts';
 import { inSpan, ratioOrNull, type Span } from './transforms/span.ts';
 import { columnValues, rowsWhere, sumBy, withRatios } from './transforms/sum-by.ts';
 import { encodeUserDays, perUserActivity, type UserDayData, withinSpan } from './transforms/user-days.ts';
@@ -146,11 +147,17 @@ export interface Run {
   /** In a scoped report, the scope; null for the organization's. */
   scope: ResolvedScope | null;
   /**
-   * A person's active days in the period anywhere in the organization: in a scoped report, their
-   * days outside the scope too (a person who moved into it mid-month), which is what "used the
-   * agent on one or two days" says of them.
+   * A person's month anywhere in the organization: in a scoped report, their days outside the
+   * scope too (a person who moved into it mid-month), which is what "used the agent on one or two
+   * days" says of them.
    */
-  monthActiveDays(user: UserMonthRow): number;
+  monthAnywhere(user: { id: string; email: string | null }): PersonMonth;
+}
+
+/** A person's activity in the period: active days and the last day with activity (null: none). */
+export interface PersonMonth {
+  active_days: number;
+  last_active: string | null;
 }
 
 function datesOf(rows: ReadonlyArray<{ date: string }>): Set<string> {
@@ -243,20 +250,17 @@ function organizationDays(snapshot: Snapshot): DaySource {
 
 /** The organization's encoded rows, made once per snapshot for the scopes cut from it. */
 const organizationData = new WeakMap<Snapshot, UserDayData>();
-/** The organization's active users of a span and their active days (by user id), by the span's first day, made once per snapshot. */
-const organizationActive = new WeakMap<
-  Snapshot,
-  Map<string, { who: ActiveIdentities; days: Map<string, number> }>
->();
+/** The organization's active users of a span and their active days, by the span's first day, made once per snapshot. */
+const organizationActive = new WeakMap<Snapshot, Map<string, { who: ActiveIdentities; days: DaysOf }>>();
+
+/** A person's active days, by user id or else by e-mail (any case); 0 when none. */
+type DaysOf = (user: { id: string; email: string | null }) => number;
 
 /**
  * The organization's activity in a span, for what a scope says of a person or a seat as a whole
  * (see {@link DaySource.holdersActivity}): from the organization's rows, not the scope's.
  */
-function organizationActivity(
-  organization: Snapshot,
-  span: DayRange,
-): HoldersActivity & { days: ReadonlyMap<string, number> } {
+function organizationActivity(organization: Snapshot, span: DayRange): HoldersActivity & { days: DaysOf } {
   let data = organizationData.get(organization);
   if (!data) {
     data = encodeUserDays(organization.userDays, organization.orgUsers);
@@ -272,8 +276,16 @@ function organizationActivity(
     const users = perUserActivity(withinSpan(data.table, span));
     const uids = columnValues(users, 'uid') as ArrayLike<number>;
     const active = columnValues(users, 'active_days') as ArrayLike<number>;
-    const days = new Map<string, number>();
-    for (let i = 0; i < uids.length; i++) days.set(data.userIds[uids[i]!]!, active[i]!);
+    const byId = new Map<string, number>();
+    const byEmail = new Map<string, number>();
+    for (let i = 0; i < uids.length; i++) {
+      byId.set(data.userIds[uids[i]!]!, active[i]!);
+      const email = data.emails[uids[i]!]?.toLowerCase();
+      // A person known by two user ids: the ids' days may overlap, so the most of them, not their sum.
+      if (email) byEmail.set(email, Math.max(active[i]!, byEmail.get(email) ?? 0));
+    }
+    const days: DaysOf = (user) =>
+      byId.get(user.id) ?? (user.email ? byEmail.get(user.email.toLowerCase()) : undefined) ?? 0;
     known = { who: activeIdentities(users, data), days };
     bySpan.set(span.start, known);
   }
@@ -460,6 +472,13 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     data,
     mapping,
   );
+  if (scoped) {
+    current.seats.used_outside = seatsUsedOutside(
+      seatsAt(source.seatUsers(period.end), period.end),
+      current.active,
+      organizationActivity(scoped.organization, period),
+    );
+  }
   const activeWeeks = activeUsersByWeek(weekLevels);
   const weekly = weeklyRollup(
     daily,
@@ -519,6 +538,21 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     sums: monthUsers,
     nameOf: namesOf(snapshot.orgUsers),
   });
+  // Where a scope's person was active outside it too, their month is the organization's.
+  const lastActive = scoped
+    ? organizationActivity(scoped.organization, period).lastActive
+    : lastActiveOf(data);
+  let daysOf: DaysOf | undefined;
+  const monthAnywhere = (user: { id: string; email: string | null }): PersonMonth => {
+    if (!daysOf) {
+      if (scoped) daysOf = organizationActivity(scoped.organization, period).days;
+      else {
+        const byId = new Map(users.map((u) => [u.user_id, u.active_days]));
+        daysOf = (u) => byId.get(u.id) ?? 0;
+      }
+    }
+    return { active_days: daysOf(user), last_active: lastActive(user) };
+  };
   return {
     snapshot,
     options,
@@ -554,10 +588,27 @@ export function computeRun(snapshot: Snapshot, options: ReportOptions, scoped?: 
     allocation,
     cells,
     scope: scoped?.scope ?? null,
-    monthActiveDays: scoped
-      ? (user) => organizationActivity(scoped.organization, period).days.get(user.user_id) ?? user.active_days
-      : (user) => user.active_days,
+    monthAnywhere,
   };
+}
+
+/** The seats whose holders were active anywhere in the organization's span but not in the scope's (see `SeatsSection.used_outside`). */
+function seatsUsedOutside(
+  seats: readonly OrgUser[],
+  here: ActiveIdentities,
+  anywhere: HoldersActivity & { days: DaysOf },
+): SeatUsedOutside[] {
+  return seats
+    .filter((u) => isActiveHolder(u, anywhere.who) && !isActiveHolder(u, here))
+    .map((u) => {
+      const user = { id: u.id, email: u.email ?? null };
+      return {
+        ...user,
+        name: displayName(u),
+        active_days: anywhere.days(user),
+        last_active: anywhere.lastActive(user),
+      };
+    });
 }
 
 /**

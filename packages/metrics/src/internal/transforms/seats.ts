@@ -24,6 +24,14 @@ function existedBefore(u: OrgUser, day: string): boolean {
   return Number.isNaN(t) || t < Date.parse(`${day}T00:00:00Z`);
 }
 
+/** True when the seat's holder is among `active`, by id or e-mail (any case). */
+export function isActiveHolder(
+  user: OrgUser,
+  active: { ids: ReadonlySet<string>; emails: ReadonlySet<string> },
+): boolean {
+  return active.ids.has(user.id) || (!!user.email && active.emails.has(user.email.toLowerCase()));
+}
+
 /**
  * Seat statistics at the end of `day`: a seat is an organization user created on or before that
  * day (users without `createdAt` count as seats); it is active when its id or e-mail (any case)
@@ -45,7 +53,7 @@ export function seatStats(
 ): SeatsSection {
   const seats = seatsAt(orgUsers, day);
   const dormant: DormantSeat[] = seats
-    .filter((u) => !activeIds.has(u.id) && !(u.email && activeEmails.has(u.email.toLowerCase())))
+    .filter((u) => !isActiveHolder(u, { ids: activeIds, emails: activeEmails }))
     .map((u) => {
       const last = lastActive(u);
       return {

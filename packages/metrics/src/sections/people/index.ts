@@ -6,7 +6,7 @@
  * Nothing in the organization's own report.
  */
 import { fileURLToPath } from 'node:url';
-import { type Run, runOf } from '../../internal/run.ts';
+import { type PersonMonth, type Run, runOf } from '../../internal/run.ts';
 import type { DormantSeat, UserMonthRow } from '../../model.ts';
 import type { SectionPrivacy } from '../../privacy.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
@@ -28,19 +28,30 @@ export interface PersonRow extends PersonRef {
   primary_model: string | null;
 }
 
+/** A person of a scope who used the agent on few days: their month anywhere in the organization. */
+export interface LowActivityPerson extends PersonRef, PersonMonth {}
+
 export interface PeopleSection {
   /** People in the scope on the period's last day (the directory's). */
   people: number;
-  /** People of the scope with activity in the period. */
+  /** People of the scope with activity in the period, in the scope. */
   active: number;
+  /**
+   * Holders of the scope's seats at the period's end who used the agent in the period only
+   * before they moved in: active, but not in the scope's rows (see `SeatsSection.used_outside`).
+   */
+  activeOnlyBefore: number;
   /** The people with the most credits, at most {@link TOP_PEOPLE}. */
   top: PersonRow[];
-  /** People active on at least one and at most `maxDays` days of the period. */
+  /**
+   * People of the scope active on at least one and at most `maxDays` days of the period, counted
+   * anywhere in the organization (a person who moved in mid-month is counted with their days before).
+   */
   lowActivity: {
     maxDays: number;
     /** How many; null where the reader sees groups only and they are fewer than the minimum group size. */
     count: number | null;
-    people: PersonRow[];
+    people: LowActivityPerson[];
   };
   /** The seats without activity in the period (the seats section's), and those to reclaim. */
   dormant: { count: number; reclaim: number; seats: DormantSeat[] };
@@ -67,18 +78,27 @@ export function personRow(u: UserMonthRow): PersonRow {
 }
 
 /**
- * The people of a scope with activity on one or two days of the month (counted anywhere in the
- * organization, see `Run.monthActiveDays`, and shown so): fewest days first, then by name.
+ * The people of a scope with activity on one or two days of the month, counted anywhere in the
+ * organization (see `Run.monthAnywhere`), those active only before they moved in too: fewest days
+ * first, then by name.
  */
-export function lowActivityPeople(run: Pick<Run, 'users' | 'monthActiveDays'>): UserMonthRow[] {
-  return run.users
+export function lowActivityPeople(
+  run: Pick<Run, 'users' | 'monthAnywhere' | 'current'>,
+): LowActivityPerson[] {
+  const here = run.users
     .filter((u) => u.active_days >= 1)
-    .map((u) => ({ ...u, active_days: run.monthActiveDays(u) }))
-    .filter((u) => u.active_days <= LOW_ACTIVITY_DAYS)
+    .map((u) => ({ name: u.name, email: u.email, ...run.monthAnywhere({ id: u.user_id, email: u.email }) }));
+  const before = (run.current.seats.used_outside ?? []).map(({ name, email, active_days, last_active }) => ({
+    name,
+    email,
+    active_days,
+    last_active,
+  }));
+  return [...here, ...before]
+    .filter((u) => u.active_days >= 1 && u.active_days <= LOW_ACTIVITY_DAYS)
     .sort(
       (a, b) =>
-        a.active_days - b.active_days ||
-        (a.name ?? a.email ?? a.user_id).localeCompare(b.name ?? b.email ?? b.user_id),
+        a.active_days - b.active_days || (a.name ?? a.email ?? '').localeCompare(b.name ?? b.email ?? ''),
     );
 }
 
@@ -92,8 +112,9 @@ export function computePeople(context: SectionContext): PeopleSection | null {
   return {
     people: context.scope.people,
     active: active.length,
+    activeOnlyBefore: seats.used_outside?.length ?? 0,
     top: active.slice(0, TOP_PEOPLE).map(personRow),
-    lowActivity: { maxDays: LOW_ACTIVITY_DAYS, count: low.length, people: low.map(personRow) },
+    lowActivity: { maxDays: LOW_ACTIVITY_DAYS, count: low.length, people: low },
     dormant: {
       count: seats.dormant,
       reclaim: seats.reclaim_candidates,
@@ -129,7 +150,7 @@ export const people = defineSection<PeopleSection | null>({
     {
       id: 'people',
       term: 'People',
-      text: `A scoped report names its people by their first and last name as the organization\u2019s users give them (with the e-mail where two share a name, or where no name is given). Top people = the ${TOP_PEOPLE} with the most credits in the period. Low activity = people active on one or two days of the period (activity: tool calls, messages or sessions above 0). Dormant seats and seats to reclaim are counted as on the seats page.`,
+      text: `A scoped report names its people by their first and last name as the organization\u2019s users give them (with the e-mail where two share a name, or where no name is given). Used the agent this month = people with activity (tool calls, messages or sessions above 0) on a day they were in the scope; those who hold one of its seats and used the agent only before they moved in are counted apart, as their use counts to where they were then. Top people = the ${TOP_PEOPLE} with the most credits in the period. Low activity = people of the scope active on one or two days of the period, counted anywhere in the organization (days before a move in too), with their last active day. Dormant seats and seats to reclaim are counted as on the seats page.`,
     },
   ],
   partial: { file: fileURLToPath(new URL('./people.hbs', import.meta.url)) },
