@@ -275,6 +275,17 @@ describe('distribute', () => {
     expect(email.code, email.err).toBe(0);
     expect(email.err).toMatch(/the --email addresses \(ceo@acme.test\) go with the default plan only/);
     expect(email.out).not.toContain('ceo@acme.test');
+    // --formats is the default plan's: every manager's report in them; with a plan, refused.
+    const formats = await cli([...base, '--formats', 'pdf,xlsx', '--json'], { env: mailEnv() });
+    expect(formats.code, formats.err).toBe(0);
+    const deliveries = (JSON.parse(formats.out) as { deliveries: Array<{ formats: string[] }> }).deliveries;
+    expect(deliveries.length).toBeGreaterThan(0);
+    for (const d of deliveries) expect(d.formats).toEqual(['pdf', 'xlsx']);
+    const both = await cli([...base, '--plan', good, '--formats', 'xlsx'], { env: mailEnv() });
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(
+      /^orgreport: --formats applies to the default plan only: the plan .*good\.json gives each report its formats/,
+    );
   });
 
   it('takes an address however written (any case, with or without mailto:) as one recipient and one delivery', async () => {

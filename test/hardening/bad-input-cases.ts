@@ -148,6 +148,15 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   },
   {
     kind: 'config value',
+    input: '`distribute --plan` with `--formats` (the plan gives each report its formats)',
+    argv: ['distribute', '--demo', '--dry-run', '--plan', '$DIR/plan.json', '--formats', 'xlsx'],
+    files: { 'plan.json': '{"rules":[{"each":"manager"}]}' },
+    connect: false,
+    message: '--formats applies to the default plan only',
+    exitCode: 2,
+  },
+  {
+    kind: 'config value',
     input: '`--formats pdf,docx`',
     argv: monthly().slice(0, 3).concat(['--formats', 'pdf,docx']),
     connect: true,

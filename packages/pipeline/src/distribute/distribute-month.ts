@@ -59,6 +59,11 @@ export interface Shard {
 export interface DistributeRequest extends AcquireFlags {
   /** Resolve the plan and check it, render and send nothing. */
   dryRun?: boolean;
+  /**
+   * The formats of the default plan's reports, as the command line gives them (`--formats`): every
+   * manager's and the organization's. Refused with a plan, whose rules say each report's formats.
+   */
+  formats?: readonly ReportFormat[];
   /** This job's share of the recipients, for N jobs of a scheduler. */
   shard?: Shard;
   /** Send again what the ledger holds as sent: to everyone, or to these recipients (lower-cased). */
@@ -95,8 +100,19 @@ export interface DistributeResult {
   unknown: Array<{ recipient: string; target: string; action: string }>;
 }
 
-/** The plan of the run: `--plan FILE`, else the config file's `distribution`, else the default one. */
-export async function planOf(config: Settings): Promise<{ plan: Plan; source: string }> {
+/**
+ * The plan of the run: `--plan FILE`, else the config file's `distribution`, else the default one
+ * (in `formats` when given, else managers the PDF and the organization `config.formats`).
+ */
+export async function planOf(
+  config: Settings,
+  formats?: readonly ReportFormat[],
+): Promise<{ plan: Plan; source: string }> {
+  if (formats && (config.plan || config.distribution)) {
+    throw new UsageError(
+      `--formats applies to the default plan only: ${config.plan ? `the plan ${config.plan}` : `the config file's distribution`} gives each report its formats (a rule's formats: [pdf, xlsx]); leave --formats out, or change the plan`,
+    );
+  }
   if (config.plan) {
     let text: string;
     try {
@@ -129,8 +145,8 @@ export async function planOf(config: Settings): Promise<{ plan: Plan; source: st
   if (config.distribution)
     return { plan: config.distribution, source: `config file ${config.configFile}: distribution` };
   return {
-    plan: defaultPlan(config.mailTo, config.formats),
-    source: 'the default plan: each manager the PDF of everyone under them',
+    plan: defaultPlan(config.mailTo, formats ?? config.formats, formats ?? ['pdf']),
+    source: `the default plan: each manager the ${formats ? `report (${formats.join(', ')})` : 'PDF'} of everyone under them`,
   };
 }
 
@@ -178,7 +194,7 @@ export async function distributeMonth(
   const config = options.demo ? withDemoPrices(configured) : configured;
   const period = reportPeriod(options, config);
   const shard = options.shard;
-  const { plan, source } = await planOf(config);
+  const { plan, source } = await planOf(config, options.formats);
   if (config.mailTo.length > 0 && (config.plan || config.distribution)) {
     reporter.warn(
       `the --email addresses (${config.mailTo.join(', ')}) go with the default plan only: with a plan, name them in a rule (scope: org, to: [...])`,

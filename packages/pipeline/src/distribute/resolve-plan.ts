@@ -57,11 +57,18 @@ export interface ResolvedPlan {
   heldBack: HeldBack[];
 }
 
-/** The plan when none is given: each manager their people's PDF, the `--email` addresses the organization's. */
-export function defaultPlan(mailTo: readonly string[], formats: readonly string[]): Plan {
+/**
+ * The plan when none is given: each manager their people's report (the PDF unless `managerFormats`
+ * says otherwise), the `--email` addresses the organization's in `formats`.
+ */
+export function defaultPlan(
+  mailTo: readonly string[],
+  formats: readonly string[],
+  managerFormats: readonly string[] = ['pdf'],
+): Plan {
   return {
     rules: [
-      { each: 'manager', formats: ['pdf'], people: 'scope' },
+      { each: 'manager', formats: managerFormats as NonNullable<PlanRule['formats']>, people: 'scope' },
       ...(mailTo.length > 0
         ? [
             {

@@ -75,6 +75,8 @@ export async function distribute(options: DistributeOptions, ctx: CommandContext
       demo: options.demo,
       demoUsers: options.demoUsers,
       dryRun: options.dryRun,
+      // Given on the command line, the formats are the default plan's (a config file's are monthly's).
+      ...(options.formats !== undefined && { formats: config.formats }),
       ...(shard && { shard }),
       ...(resend && { resend }),
     },
