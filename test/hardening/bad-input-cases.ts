@@ -148,6 +148,14 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   },
   {
     kind: 'config value',
+    input: '`--demo` with `--base-url` (the demo starts its own emulator)',
+    argv: monthly('--demo', '--base-url', 'https://api.example.com'),
+    connect: false,
+    message: '--demo reads the demo organization from an emulator of its own, so --base-url https://api.example.com would go unused',
+    exitCode: 2,
+  },
+  {
+    kind: 'config value',
     input: '`distribute --plan` with `--formats` (the plan gives each report its formats)',
     argv: ['distribute', '--demo', '--dry-run', '--plan', '$DIR/plan.json', '--formats', 'xlsx'],
     files: { 'plan.json': '{"rules":[{"each":"manager"}]}' },

@@ -57,6 +57,8 @@ export interface ConfigFlags {
   today?: string;
   quiet?: boolean;
   verbose?: boolean;
+  /** `--demo`: the demo organization, from an emulator the run starts (so no `--base-url`). */
+  demo?: boolean;
   baseUrl?: string;
   appUrl?: string;
   smtpUrl?: string;
@@ -328,6 +330,11 @@ export function resolveConfig(flags: ConfigFlags, sources: ConfigSources): Confi
   else if (env[levelEnv]) logLevel = check(SETTINGS.logLevel.file, env[levelEnv], levelEnv);
   else if (file.logLevel) logLevel = file.logLevel;
 
+  if (flags.demo && flags.baseUrl !== undefined) {
+    throw new UsageError(
+      `--demo reads the demo organization from an emulator of its own, so --base-url ${flags.baseUrl} would go unused: leave out one of them`,
+    );
+  }
   const baseUrl = text(url, 'baseUrl');
   const organizations: OrganizationConfig[] = (file.organizations ?? []).map((o) => ({
     name: o.name,
