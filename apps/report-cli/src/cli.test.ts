@@ -51,6 +51,14 @@ describe('run()', () => {
     expect(await run(['monthy'], io)).toBe(2);
     expect(io.err()).toContain("unknown command 'monthy'");
     expect(await run(['monthly', '--colour'], memoryIo())).toBe(2);
+    // Help for a command that does not exist says so, with the suggestion, not the whole help.
+    const help = memoryIo();
+    expect(await run(['help', 'montly'], help)).toBe(2);
+    expect(help.err()).toMatch(/unknown command 'montly'\s*\(Did you mean monthly\?\)/);
+    expect(help.out()).toBe('');
+    const known = memoryIo();
+    expect(await run(['help', 'monthly'], known)).toBe(0);
+    expect(known.out()).toMatch(/^Usage: orgreport monthly/);
   });
 
   it.each([

@@ -9,7 +9,7 @@ import { CommanderError } from 'commander';
 import type { CommandContext, StopCleanupKind } from './context.ts';
 import { type CliIo, processIo, type TextOut } from './io.ts';
 import { collectGarbage } from './memory.ts';
-import { createProgram } from './program.ts';
+import { createProgram, unknownHelpAsCommand } from './program.ts';
 
 /**
  * Runs `orgreport` with the user's arguments (no `node` or script path) and returns the exit code:
@@ -34,7 +34,7 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
   if (envKey) ctx.secrets.add(envKey);
   const program = createProgram(ctx);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(unknownHelpAsCommand(program, argv), { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     if (stops.stopping) return stops.stopping; // the stop handler says why and ends the process

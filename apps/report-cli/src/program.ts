@@ -64,3 +64,15 @@ export function createProgram(ctx: CommandContext): Command {
 
   return program;
 }
+
+/**
+ * `orgreport help montly` as `orgreport montly`: Commander answers a help request for a command it
+ * does not know with the whole help, where the command itself gets "unknown command 'montly' (Did
+ * you mean monthly?)" and exit code 2.
+ */
+export function unknownHelpAsCommand(program: Command, argv: readonly string[]): string[] {
+  const [first, name] = argv;
+  const known = (n: string) => program.commands.some((c) => c.name() === n || c.aliases().includes(n));
+  if (first === 'help' && name !== undefined && !name.startsWith('-') && !known(name)) return [name];
+  return [...argv];
+}
