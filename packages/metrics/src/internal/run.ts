@@ -294,13 +294,20 @@ function organizationActivity(organization: Snapshot, span: DayRange): HoldersAc
 
 function scopeDays(scoped: ScopedInput): DaySource {
   const { snapshot, scope, organizationDays: days } = scoped;
+  // The seats of a day are asked for more than once (the figures, the seats used outside the scope).
+  const seatsOn = new Map<string, readonly OrgUser[]>();
   return {
     daily: (span) => usersDailySeries(snapshot.userDays, span, (d) => days.has(d)),
     dataDays: (span) => new Set([...days].filter((d) => inSpan(d, span))),
     mauOn: (day, daily) => daily.find((d) => d.date === day)?.mau_trailing_30d ?? null,
     seatUsers: (day) => {
-      const emails = personEmails(scoped.organization);
-      return snapshot.orgUsers.filter((u) => inScopeOn(scope, emails.get(u.id) ?? null, day));
+      let seats = seatsOn.get(day);
+      if (!seats) {
+        const emails = personEmails(scoped.organization);
+        seats = snapshot.orgUsers.filter((u) => inScopeOn(scope, emails.get(u.id) ?? null, day));
+        seatsOn.set(day, seats);
+      }
+      return seats;
     },
     holdersActivity: (span) => organizationActivity(scoped.organization, span),
   };
