@@ -12,6 +12,7 @@ import { identitiesOf, protectModel, WITHHELD } from './privacy.ts';
 import { indexDirectory, parseScope, resolveScope, ScopeError, scopeText } from './scope.ts';
 import type { DirectoryPerson, PeopleDirectory } from './section.ts';
 import { BUILTIN_SECTIONS } from './sections/index.ts';
+import type { TeamsSection } from './sections/teams/index.ts';
 import { activityDay, buildSnapshot, tokensDay, userDay } from './testing/snapshot-builder.ts';
 
 const person = (
@@ -240,6 +241,9 @@ describe('scopes', () => {
     // Eve used the agent this month (in Data): her seat is not idle; Ivo's is.
     expect(platform.seats.dormant_users.map((d) => d.email)).toEqual(['ivo@x.test']);
     expect(figure(platform.figures, 'dormant_seats').value).toBe(1);
+    // Seats used ÷ seats: Ann's, Bob's and Eve's of 4 (Eve's used only before she moved in), not
+    // Platform's 2 active users ÷ 4.
+    expect(figure(platform.figures, 'seat_utilization').value).toBe(3 / 4);
     // Bob used it on four days of the month, one of them in Platform: not someone "on one or two
     // days". Eve used it on one day, before she moved in: Platform's person now, with no row in it.
     const people = platform.sections?.['people'] as {
@@ -309,5 +313,70 @@ describe('scopes', () => {
       (c) => figure(report(`cost-center:${c}`).figures, 'credits').value!,
     );
     expect(costCenters).toEqual([1000, 90]);
+  });
+
+  it("gives a team's autonomy, delegation and seat use in the teams table as the team's own report does", () => {
+    // Bob moved from Data to Platform on the 16th: 1 call and 1 message in Data (manual), then 8
+    // calls and 2 messages in Platform (spec). Ann, in Platform: 6 calls, 2 messages (auto-high).
+    const moves: PeopleDirectory = {
+      source: 'people.csv',
+      people: [
+        person('ann@x.test', 'Platform', null),
+        person('bob@x.test', 'Data', null),
+        person('bob@x.test', 'Platform', null, { validFrom: '2026-03-16' }),
+        person('cy@x.test', 'Data', null),
+      ],
+    };
+    const day = (id: string, email: string, date: string, calls: number, messages: number, level: string) =>
+      userDay(id, date, {
+        user_email: email,
+        billable_tokens: 10,
+        tool_calls: calls,
+        user_messages: messages,
+        delegation_level: level,
+      });
+    const moved = [
+      day('a', 'ann@x.test', '2026-03-02', 6, 2, 'auto-high'),
+      day('b', 'bob@x.test', '2026-03-03', 1, 1, 'manual'),
+      day('b', 'bob@x.test', '2026-03-20', 8, 2, 'spec'),
+    ];
+    const movedSnapshot = buildSnapshot({
+      month: '2026-03',
+      tokens: moved.map((r) => tokensDay(r.date, { billable_tokens: 10 })),
+      activity: moved.map((r) => activityDay(r.date, { daily_active_users: 1 })),
+      userDays: moved,
+      orgUsers: ['ann', 'bob', 'cy'].map((n) => ({
+        id: n[0]!,
+        email: `${n}@x.test`,
+        createdAt: '2026-01-01T00:00:00Z',
+      })),
+    });
+    const options = { generatedAt: '2026-04-01T00:00:00Z', inputs: { directory: moves } };
+    const whole = buildReportModel(movedSnapshot, options);
+    const movesIndex = indexDirectory(moves, movedSnapshot.manifest.fetchedRange, { managers: true });
+    const teamReport = (team: string) =>
+      buildReportModel(movedSnapshot, {
+        ...options,
+        scope: { scope: resolveScope(movesIndex, parseScope(`team:${team}`)), organization: whole },
+      });
+    const rows = (whole.sections?.['teams'] as TeamsSection).rows;
+    const row = (team: string) => rows.find((r) => r.team === team)!;
+    // Platform: Ann 6/2 = 3 and Bob's days there 8/2 = 4: mean 3.5 (not Bob's month, 9/3 = 3).
+    expect(row('Platform').autonomy_mean).toBe(3.5);
+    expect(row('Platform').delegation).toMatchObject({ 'auto-high': 0.5, spec: 0.5, manual: 0 });
+    // Data: Bob's days there, 1/1, at manual (he is not in Data at the month's end).
+    expect(row('Data').autonomy_mean).toBe(1);
+    expect(row('Data').delegation).toMatchObject({ manual: 1, spec: 0 });
+    for (const team of ['Platform', 'Data']) {
+      expect(row(team).autonomy_mean).toBe(figure(teamReport(team).figures, 'autonomy_mean').value);
+    }
+    // Seats: Platform holds Ann's and Bob's, both used; Data holds Cy's, unused, while Bob, active in
+    // Data before his move, is one of its active users: 1 active user, 0 of 1 seat used.
+    expect(row('Data')).toMatchObject({ seats: 1, active_users: 1, seat_utilization: 0 });
+    expect(figure(teamReport('Data').figures, 'seat_utilization').value).toBe(0);
+    // ... and Data's people page says that its one active user has moved out.
+    expect(teamReport('Data').sections?.['people']).toMatchObject({ people: 1, active: 1, activeMovedOut: 1 });
+    expect(teamReport('Platform').sections?.['people']).toMatchObject({ active: 2, activeMovedOut: 0 });
+    expect(row('Platform')).toMatchObject({ seats: 2, active_users: 2, seat_utilization: 1 });
   });
 });

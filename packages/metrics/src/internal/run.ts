@@ -228,6 +228,11 @@ interface DaySource {
    * (a person who moved into a scope mid-month was active, under their previous team or manager).
    */
   holdersActivity(span: DayRange, who: ActiveIdentities, data: UserDayData): HoldersActivity;
+  /**
+   * Seat utilization as seats used ÷ seats (a seat used when its holder was active anywhere), not
+   * active users ÷ seats: a scope's active users count people who moved out, whose seats are not its.
+   */
+  utilizationOfSeatsUsed: boolean;
 }
 
 /** The span's active users: their ids and lower-cased e-mails. */
@@ -245,6 +250,7 @@ function organizationDays(snapshot: Snapshot): DaySource {
     mauOn: (day) => byDate(snapshot.activity).get(day)?.monthly_active_users ?? null,
     seatUsers: () => snapshot.orgUsers,
     holdersActivity: (_span, who, data) => ({ who, lastActive: lastActiveOf(data) }),
+    utilizationOfSeatsUsed: false,
   };
 }
 
@@ -310,6 +316,7 @@ function scopeDays(scoped: ScopedInput): DaySource {
       return seats;
     },
     holdersActivity: (span) => organizationActivity(scoped.organization, span),
+    utilizationOfSeatsUsed: true,
   };
 }
 
@@ -345,7 +352,7 @@ function spanFigures(
   const dau = dauStats(daily, (d) => activityDates.has(d));
   const stats = autonomyStatsAt(autonomyStats(withRatios(users)), 0);
   const holders = source.holdersActivity(span, who, data);
-  const seats = seatStats(
+  const counted = seatStats(
     source.seatUsers(span.end),
     span.end,
     holders.who.ids,
@@ -354,6 +361,10 @@ function spanFigures(
     holders.lastActive,
     idleSince,
   );
+  const seats: SeatsSection =
+    source.utilizationOfSeatsUsed && counted.seats > 0
+      ? { ...counted, utilization: (counted.seats - counted.dormant) / counted.seats }
+      : counted;
   const { reports, organizationOf } = snapshotReadiness(snapshot);
   const { repos, ...org } = readinessAt(reports, span.end, mapping, organizationOf);
   return {

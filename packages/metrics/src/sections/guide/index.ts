@@ -49,7 +49,7 @@ export const GUIDE_TERMS: GuideSection['terms'] = [
   },
   {
     term: 'Seat utilization and dormant seats',
-    text: 'Active users \u00f7 seats at the month\u2019s end. A dormant seat had no activity this month; one that also had none the whole month before is one to reclaim.',
+    text: 'Active users \u00f7 seats at the month\u2019s end; for a team, a manager\u2019s people or a cost center, seats used \u00f7 seats (a seat is used when its holder used the agent, there or before moving in). A dormant seat had no activity this month; one that also had none the whole month before is one to reclaim.',
   },
   {
     term: 'Readiness score and level',

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type PersonMonth, type Run, runOf } from '../../internal/run.ts';
 import type { DormantSeat, UserMonthRow } from '../../model.ts';
 import type { SectionPrivacy } from '../../privacy.ts';
+import { inScopeOn } from '../../scope.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** A person as a report names them: by name, with the e-mail that tells two of a name apart. */
@@ -36,6 +37,8 @@ export interface PeopleSection {
   people: number;
   /** People of the scope with activity in the period, in the scope. */
   active: number;
+  /** Of `active`, those no longer in the scope on the period's last day (they moved out after). */
+  activeMovedOut: number;
   /**
    * Holders of the scope's seats at the period's end who used the agent in the period only
    * before they moved in: active, but not in the scope's rows (see `SeatsSection.used_outside`).
@@ -104,14 +107,16 @@ export function lowActivityPeople(
 
 /** The scope's people; null in the organization's report. */
 export function computePeople(context: SectionContext): PeopleSection | null {
-  if (!context.scope) return null;
+  const scope = context.scope;
+  if (!scope) return null;
   const run = runOf(context);
   const seats = run.current.seats;
   const active = run.users.filter((u) => u.active_days > 0);
   const low = lowActivityPeople(run);
   return {
-    people: context.scope.people,
+    people: scope.people,
     active: active.length,
+    activeMovedOut: active.filter((u) => !inScopeOn(scope, u.email, context.period.end)).length,
     activeOnlyBefore: seats.used_outside?.length ?? 0,
     top: active.slice(0, TOP_PEOPLE).map(personRow),
     lowActivity: { maxDays: LOW_ACTIVITY_DAYS, count: low.length, people: low },

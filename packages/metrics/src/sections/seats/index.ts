@@ -12,7 +12,7 @@ export const seats = builtinSection('seats', {
     {
       id: 'seats',
       term: 'Seats',
-      text: 'Seats = organization users that existed on the period\u2019s last day (created on or before it; users without a creation date count). Seat utilization = active users of the month / seats. Dormant seats = seats whose user (matched by id or e-mail) had no activity in the period; each shows its last day with activity in the fetched days (the period and the month before) and its last sign-in as the API gives it. A dormant seat is a candidate to reclaim when it existed before the month before began and had no activity in that month either (a seat created since is never one, for want of activity in a month before it existed; without the month before, no seat is one).',
+      text: 'Seats = organization users that existed on the period\u2019s last day (created on or before it; users without a creation date count). Seat utilization = active users of the month / seats; in a report for a set of people, seats used / seats (a seat is used when its holder used the agent in the period anywhere in the organization, before moving in too), as its active users count people who have since moved out. Dormant seats = seats whose user (matched by id or e-mail) had no activity in the period; each shows its last day with activity in the fetched days (the period and the month before) and its last sign-in as the API gives it. A dormant seat is a candidate to reclaim when it existed before the month before began and had no activity in that month either (a seat created since is never one, for want of activity in a month before it existed; without the month before, no seat is one).',
     },
     {
       id: 'limits',

@@ -10,11 +10,10 @@ import { field } from '../../internal/sheet-columns.ts';
 import { hasSeatOrActivity } from '../../internal/transforms/allocation.ts';
 import { peopleOn, placementOf, scopePeopleOn, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
-import { sumsByGroup } from '../../internal/transforms/placed-rows.ts';
+import { behaviourByGroup, sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
 import type { DataQualityFinding } from '../../model.ts';
 import { holdBackMix, holdBackSmallGroups, type SectionPrivacy } from '../../privacy.ts';
-import { inScopeOn } from '../../scope.ts';
 import { defineSection, type SectionContext } from '../../section.ts';
 
 /** One team (or Unassigned). */
@@ -62,6 +61,8 @@ interface TeamAccumulator {
   costCenters: Set<string>;
   members: number;
   seats: number;
+  /** Seats whose holder used the agent in the period, anywhere in the organization. */
+  seatsUsed: number;
   active: Set<string>;
   credits: number;
   creditCents: number;
@@ -71,7 +72,7 @@ interface TeamAccumulator {
   repos: Set<string>;
   previousCredits: number;
   previousActive: number;
-  /** Active users whose month delegation counts here (those in the team at the period's end). */
+  /** Active users whose month delegation counts here (on their days in the team). */
   mixUsers: number;
 }
 
@@ -88,7 +89,6 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
   const place = placementOf(directory);
   const scope = context.scope;
   const end = context.period.end;
-  const inScope = (email: string | null | undefined, day: string) => !scope || inScopeOn(scope, email, day);
   const teams = new Map<string, TeamAccumulator>();
   const team = (name: string) => {
     let t = teams.get(name);
@@ -97,6 +97,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
         costCenters: new Set(),
         members: 0,
         seats: 0,
+        seatsUsed: 0,
         active: new Set(),
         credits: 0,
         creditCents: 0,
@@ -120,12 +121,15 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
   }
   const unassigned = { active_users: 0, seats: 0, people: 0, examples: [] as string[] };
   const unassignedPeople = new Set<string>();
-  // Each person's latest team inside the run (their team at the end, or where they last were in the scope).
-  const lastTeam = new Map<string, { segment: number; team: string }>();
+  // A seat is used when its holder used the agent, in the team or anywhere else (before a move).
+  const { ids: activeIds, emails: activeEmails } = run.current.activeAnywhere;
+  const usedAnywhere = (person: string) =>
+    person.startsWith('id:') ? activeIds.has(person.slice(3)) : activeEmails.has(person);
   for (const cell of run.cells()) {
     const t = team(cell.team);
     t.credits += cell.credits;
     t.seats += cell.seats;
+    if (cell.seats > 0 && usedAnywhere(cell.person)) t.seatsUsed += cell.seats;
     t.creditCents += cell.creditCents;
     t.seatCents += cell.seatCents;
     if (cell.active) t.active.add(cell.person);
@@ -133,29 +137,22 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
       unassigned.seats += cell.seats;
       if (hasSeatOrActivity(cell)) unassignedPeople.add(cell.person);
     }
-    const known = lastTeam.get(cell.person);
-    if (!known || cell.segment > known.segment)
-      lastTeam.set(cell.person, { segment: cell.segment, team: cell.team });
   }
-  // A user's autonomy and delegation (month figures) count to the team they are in at the period's
-  // end; in a scoped report, one who left the scope counts to the last of its teams they were in.
+  // A team's autonomy and delegation come from its people's rows on the days they were in it, as
+  // its own report computes them: a person who moved counts to each team with their days there.
   const allCredits = [...teams.values()].reduce((a, t) => a + t.credits, 0);
-  for (const u of context.shared.users) {
-    if (u.active_days === 0) continue;
-    const key = u.email?.toLowerCase() ?? `id:${u.user_id}`;
-    const where = place(u.email, end);
-    const name = inScope(u.email, end) ? where.team : lastTeam.get(key)?.team;
-    if (name === undefined) continue;
+  for (const [name, b] of behaviourByGroup(context.shared.userDays, context.period, place, (p) => p.team)) {
     const t = team(name);
-    if (u.autonomy !== null) t.ratios.push(u.autonomy);
-    const level = u.primary_delegation ?? 'none';
-    t.delegation.set(level, (t.delegation.get(level) ?? 0) + 1);
-    t.mixUsers++;
-    if (!where.person) {
-      unassigned.active_users++;
-      unassignedPeople.add(key);
-      if (unassigned.examples.length < 5) unassigned.examples.push(u.email ?? u.user_id);
-    }
+    t.ratios = b.ratios;
+    t.delegation = b.levels;
+    t.mixUsers = b.users;
+  }
+  // The active users the directory does not list at the period's end (for the data-quality finding).
+  for (const u of context.shared.users) {
+    if (u.active_days === 0 || place(u.email, end).person) continue;
+    unassigned.active_users++;
+    unassignedPeople.add(u.email?.toLowerCase() ?? `id:${u.user_id}`);
+    if (unassigned.examples.length < 5) unassigned.examples.push(u.email ?? u.user_id);
   }
   const byTeam = (span: DayRange) => sumsByGroup(context.shared.userDays, span, place, (p) => p.team);
   const previous = context.comparison ? byTeam(context.comparison) : null;
@@ -181,7 +178,7 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
       members: t.members,
       seats: t.seats,
       active_users: t.active.size,
-      seat_utilization: t.seats > 0 ? t.active.size / t.seats : null,
+      seat_utilization: t.seats > 0 ? t.seatsUsed / t.seats : null,
       credits: t.credits,
       cost: creditCost,
       credit_cost: creditCost,
@@ -329,6 +326,7 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
       return total === null ? null : total / 100;
     };
     const seats = sum((r) => r.seats) ?? 0;
+    const seatsUsed = sum((r) => Math.round((r.seat_utilization ?? 0) * r.seats)) ?? 0;
     const active = sum((r) => r.active_users) ?? 0;
     const credits = sum((r) => r.credits) ?? 0;
     const previousCredits = sum((r) => r.previous_credits);
@@ -339,7 +337,7 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
       members: sum((r) => r.members) ?? 0,
       seats,
       active_users: active,
-      seat_utilization: seats > 0 ? active / seats : null,
+      seat_utilization: seats > 0 ? seatsUsed / seats : null,
       credits,
       cost: cents((r) => r.cost),
       credit_cost: cents((r) => r.credit_cost),
@@ -372,7 +370,7 @@ export const teams = defineSection<TeamsSection | null>({
     {
       id: 'teams',
       term: 'Teams',
-      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case (a user and their seat go by one e-mail: the latest one on their /users rows, else the seat\u2019s own, in both months and in every report); anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits and autonomy are those of its people\u2019s /users rows (autonomy = mean of their tool calls / user messages); its delegation mix = the share of its active users at each primary level (a level held back for privacy is left empty, never 0; in a groups-only report, a team whose autonomy and delegation fewer people than the minimum group size make shows neither); its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. A person who moved team during the month counts to each team on the days they were in it: their credits are split by day, and one active in both teams is an active user of both, so the teams\u2019 active users can add up to more than their cost center\u2019s, which counts each person once. Change = on the previous month: credits relatively, active users as a difference. Share = the team\u2019s credits / the credits of the report\u2019s teams together: the organization\u2019s in its report, the scope\u2019s in a scoped one (the chargeback\u2019s share is always of the organization\u2019s).',
+      text: 'Teams come from the people directory (--directory): users and seats are matched to it by e-mail in any case (a user and their seat go by one e-mail: the latest one on their /users rows, else the seat\u2019s own, in both months and in every report); anyone it does not list is "Unassigned" (and counted under data quality). A team\u2019s seats are the seats of its people at the period\u2019s end; its active users, credits, autonomy and delegation are those of its people\u2019s /users rows on the days they were in it (autonomy = mean of their tool calls / user messages over those days); its seat utilization = its seats used / its seats (a seat is used when its holder used the agent in the period, in the team or before moving in); its delegation mix = the share of its active users at each primary level (a level held back for privacy is left empty, never 0; in a groups-only report, a team whose autonomy and delegation fewer people than the minimum group size make shows neither); its readiness = the mean latest score of the repositories the directory names for it. Its credit cost, seat cost and total cost are its cells\u2019 share of the organization\u2019s one allocation (see Chargeback), in whole cents, so the teams of a cost center add up to its bill. A person who moved team during the month counts to each team on the days they were in it: their credits are split by day, and one active in both teams is an active user of both, so the teams\u2019 active users can add up to more than their cost center\u2019s, which counts each person once. Change = on the previous month: credits relatively, active users as a difference. Share = the team\u2019s credits / the credits of the report\u2019s teams together: the organization\u2019s in its report, the scope\u2019s in a scoped one (the chargeback\u2019s share is always of the organization\u2019s).',
     },
   ],
   partial: { file: fileURLToPath(new URL('./teams.hbs', import.meta.url)) },
