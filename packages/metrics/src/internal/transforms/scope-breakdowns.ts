@@ -6,7 +6,7 @@
  */
 import type { ColumnTable } from 'arquero';
 import type { ModelCreditsRow, NamedCount } from '../../model.ts';
-import { costOf } from './credits.ts';
+import { costOf, inCents } from './credits.ts';
 import { rankNamedCounts } from './named-counts.ts';
 import { columnValues, rowsWhere, sumBy } from './sum-by.ts';
 import type { UserDayData } from './user-days.ts';
@@ -42,7 +42,10 @@ export function creditsByPrimaryModel(
       cost: costOf(c, pricePerCredit),
     });
   }
-  return out.sort((a, b) => b.credits - a.credits || (a.model_id < b.model_id ? -1 : 1));
+  return inCents(
+    out.sort((a, b) => b.credits - a.credits || (a.model_id < b.model_id ? -1 : 1)),
+    pricePerCredit,
+  );
 }
 
 /**

@@ -155,4 +155,31 @@ describe('credits by model and tier', () => {
       { tier: 'thinking', credits: 70, share: 0.35, cost: null },
     ]);
   });
+
+  it('gives the models and the tiers costs in whole cents that add up to the bill', () => {
+    // Three models of 1 credit at 0.005 a credit: 0.015 is 2 cents (half up), shared out as 1, 1, 0
+    // (each 0.5 cent; ties to the first); one by one, each would round to 1 cent and make 3.
+    const three = [
+      tokensDay('2026-03-02', {
+        billable_tokens: 3,
+        by_model: ['a', 'b', 'c'].map((m) => ({
+          model_id: m,
+          model_tier: m === 'c' ? 'thinking' : 'standard',
+          billable_tokens: 1,
+          input_tokens: 1,
+          output_tokens: 1,
+        })),
+      }),
+    ];
+    const byModel = creditsByModel(three, 0.005);
+    expect(byModel.map((m) => [m.model_id, m.cost])).toEqual([
+      ['a', 0.01],
+      ['b', 0.01],
+      ['c', 0],
+    ]);
+    expect(creditsByTier(byModel, 0.005).map((t) => [t.tier, t.cost])).toEqual([
+      ['standard', 0.02],
+      ['thinking', 0],
+    ]);
+  });
 });

@@ -135,7 +135,7 @@ export const usage = builtinSection('credits', {
     {
       id: 'credits',
       term: 'Credits and cost',
-      text: 'Credits by model and by tier (standard, thinking) are sums of the /tokens by_model breakdowns; in a report for a set of people, whose rows carry credits but no breakdown, each user-day\u2019s credits go to that day\u2019s primary model and its tier (primary_model, primary_model_tier), and no tokens are shown. A user\u2019s primary model for the month is the model that was their daily primary model on the days with the most credits. Cost = credits \u00d7 the configured price per credit, in the configured currency; without a price no cost is shown.',
+      text: 'Credits by model and by tier (standard, thinking) are sums of the /tokens by_model breakdowns; in a report for a set of people, whose rows carry credits but no breakdown, each user-day\u2019s credits go to that day\u2019s primary model and its tier (primary_model, primary_model_tier), and no tokens are shown. A user\u2019s primary model for the month is the model that was their daily primary model on the days with the most credits. Cost = credits \u00d7 the configured price per credit, in the configured currency (by model in whole cents that add up to the models\u2019 total, a tier\u2019s being its models\u2019); without a price no cost is shown.',
     },
   ],
   organizationContext: (organization) => [
