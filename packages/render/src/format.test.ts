@@ -9,7 +9,6 @@ import {
   formatPointsBetween,
   formatValue,
   kindOfUnit,
-  sharesShown,
 } from './format.ts';
 
 describe('formatValue', () => {
@@ -136,23 +135,5 @@ describe('currency and instants', () => {
   it('shows instants in UTC to the minute', () => {
     expect(formatInstant('2026-04-01T06:00:59.000Z')).toBe('2026-04-01 06:00 UTC');
     expect(formatInstant('2026-04-01T08:30:00+02:00')).toBe('2026-04-01 06:30 UTC');
-  });
-});
-
-describe('sharesShown', () => {
-  it("shows a table's shares to a tenth of a percent adding up to the total shown", () => {
-    // One by one: 40.3% + 9.0% = 49.3% beside a total of 49.4% (0.4938). The tenth left over
-    // (403 + 90 = 493 of 494) goes to the larger remainder: tie at .4, so the first row.
-    expect(formatValue(0.4034, 'share')).toBe('40.3%');
-    expect(formatValue(0.0904, 'share')).toBe('9.0%');
-    expect(formatValue(0.4938, 'share')).toBe('49.4%');
-    expect(sharesShown([0.4034, 0.0904], 0.4938)).toEqual([0.404, 0.09]);
-    // Thirds: 33.3% three times is 99.9%; the total shows 100.0%, so one row shows 33.4%.
-    expect(sharesShown([1 / 3, 1 / 3, 1 / 3])).toEqual([0.334, 0.333, 0.333]);
-    // The largest remainder gets the tenth, wherever it stands: 12.006% (.06), 50.002% (.02), 37.992% (.92).
-    expect(sharesShown([0.12006, 0.50002, 0.37992])).toEqual([0.12, 0.5, 0.38]);
-    // A row without a share stays without; a total its rows do not make is not forced on them.
-    expect(sharesShown([0.5, null, 0.25], 0.75)).toEqual([0.5, null, 0.25]);
-    expect(sharesShown([0.1234, 0.2], 0.9)).toEqual([0.123, 0.2]);
   });
 });

@@ -204,45 +204,10 @@ function shownChange(figure: FigureChange): number | null {
   return sharesShownChange(value!, previous!);
 }
 
-/** A share in percent as the page shows it, to a tenth (0.40345 -> 40.3). */
-function shownPercent(share: number): number {
-  return Number(grouped(excelPrecision(share * 100), 1).replace(/,/g, ''));
-}
-
 /** Two shares' change in points as the page shows them (see {@link shownChange}). */
 function sharesShownChange(value: number, previous: number): number {
-  return (shownPercent(value) - shownPercent(previous)) / 100;
-}
-
-/**
- * The shares of a table's rows as it shows them, to a tenth of a percent, made to add up to their
- * total as shown (default: their sum) by the largest-remainder method: each row gets the tenths
- * its share holds whole, and the tenths left go to the largest remainders. Rounded one by one,
- * 40.34 % and 9.04 % would show as 40.3 % and 9.0 % beside a total of 49.4 %. Null stays null; rows
- * whose shares do not make the total are shown rounded one by one.
- *
- * @example
- * sharesShown([0.4034, 0.0904]) // [0.404, 0.09]: 40.4 % + 9.0 % = 49.4 %
- */
-export function sharesShown(
-  shares: ReadonlyArray<number | null>,
-  total: number | null = shares.reduce<number>((a, s) => a + (s ?? 0), 0),
-): Array<number | null> {
-  const tenths = shares.map((s) => (s === null || !Number.isFinite(s) ? null : excelPrecision(s * 1000)));
-  const whole = tenths.map((t) => (t === null ? null : Math.floor(t)));
-  const target = total === null || !Number.isFinite(total) ? null : Math.round(shownPercent(total) * 10);
-  const left = target === null ? -1 : target - whole.reduce<number>((a, w) => a + (w ?? 0), 0);
-  const rows = tenths.filter((t) => t !== null).length;
-  if (left < 0 || left > rows)
-    return shares.map((s) => (s === null ? null : Math.round(shownPercent(s) * 10) / 1000));
-  const byRemainder = tenths
-    // Remainders to nine digits: a tie in decimals is a tie, whatever the floating point says.
-    .map((t, i) => ({ i, remainder: t === null ? -1 : Math.round((t - whole[i]!) * 1e9) / 1e9 }))
-    .filter((r) => r.remainder >= 0)
-    .sort((a, b) => b.remainder - a.remainder || a.i - b.i);
-  const shown = [...whole];
-  for (const { i } of byRemainder.slice(0, left)) shown[i] = shown[i]! + 1;
-  return shown.map((w) => (w === null ? null : w / 1000));
+  const percent = (share: number) => Number(grouped(excelPrecision(share * 100), 1).replace(/,/g, ''));
+  return (percent(value) - percent(previous)) / 100;
 }
 
 /**

@@ -20,7 +20,6 @@ import {
   formatPointsBetween,
   formatValue,
   NOT_AVAILABLE,
-  sharesShown,
 } from '../format.ts';
 import { possessive } from '../what-changed.ts';
 import { finiteOrNull } from '../workbook/cell-values.ts';
@@ -98,22 +97,6 @@ export function createReportEnvironment(): typeof Handlebars {
     dec: (v) => formatValue(num(v), 'decimal'),
     pct: (v) => formatValue(num(v), 'share'),
     signedPct: (v) => formatValue(num(v), 'change'),
-    /**
-     * A table's rows with their `field` share as shown, adding up to the total shown (default: their
-     * sum): `#each (sharesShown section.rows "share" section.total.share)`.
-     */
-    sharesShown: (rows, field, ...rest) => {
-      const list = (Array.isArray(rows) ? rows : []) as Array<Record<string, unknown>>;
-      const key = String(field);
-      const shown =
-        rest.length > 1
-          ? sharesShown(
-              list.map((r) => num(r[key])),
-              num(rest[0]),
-            )
-          : sharesShown(list.map((r) => num(r[key])));
-      return list.map((r, i) => ({ ...r, [key]: shown[i] }));
-    },
     /** The change in points between two shares the row shows (`pointsBetween score previous_score`). */
     pointsBetween: (v, previous) => formatPointsBetween(num(v), num(previous)),
     signedDelta: (v) => formatValue(num(v), 'delta'),
