@@ -111,6 +111,17 @@ describe('holding back small groups', () => {
   });
 });
 
+describe('the teams of the directory', () => {
+  it("counts the directory's teams apart from Unassigned, whose members are the people it does not list", () => {
+    const teams = organization.sections?.teams as TeamsSection;
+    // Platform, Data, Tiny and Duo; Kim, in no team, is Unassigned's one person (seat and activity).
+    expect(teams.rows.map((r) => r.team).sort()).toEqual(['Data', 'Duo', 'Platform', 'Tiny', 'Unassigned']);
+    expect(teams.teams).toBe(4);
+    expect(teams.rows.find((r) => r.team === 'Unassigned')?.members).toBe(1);
+    expect(teams.unassigned.people).toBe(1);
+  });
+});
+
 describe('protectModel', () => {
   it('gives a reader who may see nobody no person and no small group, in any member', () => {
     const model = protectModel(organization, {

@@ -53,6 +53,8 @@ export interface TeamRow {
 
 export interface TeamsSection {
   rows: TeamRow[];
+  /** Teams of the directory in the rows (not Unassigned; teams held back in one row counted each). */
+  teams: number;
   /** The people the directory does not list: active users, seats, and how many people they are (one may be both). */
   unassigned: { active_users: number; seats: number; people: number; examples: string[] };
 }
@@ -214,7 +216,9 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
         : b.credits - a.credits || (a.team < b.team ? -1 : 1),
   );
   unassigned.people = unassignedPeople.size;
-  return { rows, unassigned };
+  // Unassigned's members are the people the directory does not list (as the chargeback counts them).
+  for (const r of rows) if (r.team === UNASSIGNED) r.members = unassigned.people;
+  return { rows, teams: rows.filter((r) => r.team !== UNASSIGNED).length, unassigned };
 }
 
 function teamChecks(context: SectionContext, data: TeamsSection | null): DataQualityFinding[] {
@@ -233,7 +237,7 @@ function teamChecks(context: SectionContext, data: TeamsSection | null): DataQua
 
 /** Why a team's autonomy or delegation cell can be empty in every row (the workbook's note says it). */
 const HELD_BACK_REASON =
-  'nobody to compute it from, or, in a groups-only report, held back for privacy: fewer people than the minimum group size';
+  'nobody to compute it from, or, in a groups-only report, held back for privacy: fewer people than the minimum group size make it, or it would give such a team\u2019s away by subtraction';
 
 /** Where the teams' rows held back for privacy are shown together. */
 export const HELD_BACK_TEAMS = 'Other teams (held back: small groups)';
@@ -355,7 +359,7 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
       active_users_change: previousActive === null ? null : active - previousActive,
     });
   }
-  return { rows, unassigned: { ...data.unassigned, examples: [] } };
+  return { rows, teams: data.teams, unassigned: { ...data.unassigned, examples: [] } };
 }
 
 export const teams = defineSection<TeamsSection | null>({
