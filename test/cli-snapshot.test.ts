@@ -64,6 +64,30 @@ describe('snapshot and offline re-render', () => {
     expect(again).toEqual(model);
   });
 
+  it("render --snapshot of the demo's snapshot gives the demo's report again: its prices and directory too", async () => {
+    const out = tempDir();
+    const demo = await cli(['monthly', '--demo', '--demo-users', '40', '--formats', 'json', '--out', out], {
+      env: {},
+    });
+    expect(demo.code, demo.err).toBe(0);
+    const file = readdirSync(out).find((f) => f.endsWith('.json'))!;
+    const model = JSON.parse(readFileSync(join(out, file), 'utf8'));
+    // The demo's report is priced and has its directory's teams and bill.
+    expect(model.pricing).not.toBeNull();
+    expect(model.sections.chargeback).toBeTruthy();
+    const offline = tempDir();
+    const render = await cli(
+      ['render', '--snapshot', join(out, 'snapshot'), '--formats', 'json', '--out', offline],
+      {
+        env: {},
+      },
+    );
+    expect(render.code, render.err).toBe(0);
+    expect(render.err).toMatch(/the demo organization's snapshot: with the demo's prices and directory/);
+    const again = JSON.parse(readFileSync(join(offline, file), 'utf8'));
+    expect({ ...again, generatedAt: null }).toEqual({ ...model, generatedAt: null });
+  });
+
   it('the snapshot sums to the analytics totals the API reports for the month', async () => {
     const out = tempDir();
     expect((await cli(['fetch', '--month', '2026-10', '--out', out], { env: envFor(emulator) })).code).toBe(

@@ -63,6 +63,12 @@ export interface SnapshotManifest {
   unknownFields?: Record<string, string[]>;
   /** What the fetch stage found wrong in the rows and did about it; absent when nothing was wrong. */
   rowChecks?: RowCheck[];
+  /**
+   * The demo organization's snapshot (`--demo`): its size and the day it was made for, by which a
+   * report made from it again gets the demo's prices and directory, as the first one did. Absent
+   * for a real organization's.
+   */
+  demo?: { users: number; today: string };
 }
 
 /** The fields of a `/users` row that a snapshot keeps, in column order. */

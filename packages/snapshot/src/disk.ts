@@ -78,6 +78,7 @@ const manifestSchema = z.looseObject({
     redirectedTo: z.array(z.string()).optional(),
   }),
   counts: z.record(z.string(), z.number()),
+  demo: z.object({ users: z.number().int().positive(), today: z.string() }).optional(),
   checksums: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   notes: z.array(z.string()),
   unknownFields: z.record(z.string(), z.array(z.string())).optional(),

@@ -77,6 +77,8 @@ async function fetchPeriod(
     for (const origin of connection.client.stats.redirectedTo) {
       reporter.warn(`requests were redirected to ${origin} (allowed by --allow-redirect-to)`);
     }
+    // A demo snapshot says so: made again into a report (render), it is priced and placed the same.
+    if (demoUsers !== undefined) snapshot.manifest.demo = { users: demoUsers, today: config.today };
     const stats = connection.client.stats;
     stage.done(
       `${snapshot.manifest.organization.name} ${period.month}${period.partial ? ' (partial)' : ''}: ${stats.requests} requests, ${snapshot.userDays.user_id.length} user-day rows, ${snapshot.orgUsers.length} users`,
