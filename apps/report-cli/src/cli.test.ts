@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,24 @@ describe('run()', () => {
     const io = memoryIo();
     expect(await run(['monthly', '--month', month, '--today', '2026-11-22'], io)).toBe(2);
     expect(io.err()).toMatch(message);
+  });
+
+  it('stopped while it fetches, starts no more work: no report, no half-written file, and says so', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'orgreport-stop-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    const io = memoryIo({ env: {} });
+    const running = run(
+      ['monthly', '--demo', '--formats', 'json', '--out', out, '--today', '2026-11-22'],
+      io,
+    );
+    // The fetch has begun (the demo's emulator is up): the signal comes before the report is written.
+    while (!io.err().includes('demo: emulated organization')) await new Promise((r) => setTimeout(r, 5));
+    io.stop('SIGTERM');
+    expect(await running).toBe(143);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(io.exited()).toBe(143);
+    expect(readdirSync(out)).toEqual([]);
+    expect(io.err()).toMatch(/orgreport: stopped by SIGTERM; what was not finished was removed/);
   });
 
   it('exits 3 without an API key, naming the variable', async () => {

@@ -57,9 +57,11 @@ export async function run(argv: string[], io: Partial<CliIo> = {}): Promise<numb
 const STOP_CLEANUP_MS = 5_000;
 
 /**
- * A stop signal during a run: the run says it stopped, the registered cleanups run (the last first,
- * all within a bound), and the process ends with 128 + the signal's number, as a shell reports it.
- * A second signal ends the process at once (its default), and so does one before anything registered.
+ * A stop signal during a run: the registered cleanups run (the last first, all within a bound), the
+ * run says it stopped (last, after what its stages still printed), and the process ends with 128 +
+ * the signal's number, as a shell reports it. Work that would start after the signal (registering
+ * its cleanup) is refused, so that nothing is written after the cleanups ran. A second signal ends
+ * the process at once (its default), and so does one before anything registered.
  */
 function stopHandling(io: CliIo) {
   const cleanups = new Set<() => Promise<unknown>>();
@@ -69,6 +71,7 @@ function stopHandling(io: CliIo) {
     /** The exit code of the stop under way, once a signal came. */
     stopping: 0,
     register(cleanup: () => Promise<unknown>, what: StopCleanupKind = 'work'): () => void {
+      if (state.stopping) throw new Error('stopped before this work began');
       const set = what === 'work' ? cleanups : leftovers;
       set.add(cleanup);
       unlisten ??= io.onStopSignal((signal) => void stop(signal));
@@ -80,9 +83,6 @@ function stopHandling(io: CliIo) {
   };
   const stop = async (signal: string) => {
     state.stopping = 128 + (osConstants.signals[signal as NodeJS.Signals] ?? 15);
-    io.stderr.write(
-      `orgreport: stopped by ${signal}; what was not finished was removed (run the command again to finish: nothing delivered is sent twice)\n`,
-    );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       (async () => {
@@ -96,6 +96,9 @@ function stopHandling(io: CliIo) {
       }),
     ]);
     clearTimeout(timer);
+    io.stderr.write(
+      `orgreport: stopped by ${signal}; what was not finished was removed (run the command again to finish: nothing delivered is sent twice)\n`,
+    );
     io.exit(state.stopping);
   };
   return state;
