@@ -75,6 +75,8 @@ afterAll(async () => {
   await s3?.close();
 });
 
+const QUERY_TOKEN = 'qtoken-planted-7f3a';
+
 describe('monthly --deliver', () => {
   it('delivers the report to a folder, a bucket and a signed webhook, once', async () => {
     const dir = tempDir('orgreport-deliver-');
@@ -88,7 +90,7 @@ describe('monthly --deliver', () => {
       '--out',
       out,
       '--deliver',
-      `webhook:${hookUrl},s3://reports/orgreport/,dir:${join(dir, 'shared')}`,
+      `webhook:${hookUrl}?token=${QUERY_TOKEN},s3://reports/orgreport/,dir:${join(dir, 'shared')}`,
     ];
     const env = {
       ...envFor(emulator),
@@ -130,6 +132,8 @@ describe('monthly --deliver', () => {
     for (const text of [run.out, run.err, ledger]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(`${S3_SECRET}@`);
+      // A token in the webhook's query string is the target's secret: not printed, not in the ledger.
+      expect(text).not.toContain(QUERY_TOKEN);
     }
 
     const again = await cli(args, { env });

@@ -297,8 +297,13 @@ async function deliverWithLedger(
   const path = ledger.location;
   const stage = reporter.stage('deliver');
   let done = 0;
+  // A delivery for a target alone (monthly --deliver) names the target as the ledger may hold it:
+  // its destination's label, never a webhook's query string or another secret of the target.
+  const named = deliveries.map((d) =>
+    d.recipient === d.target ? { ...d, recipient: destinations.destinationFor(d.target).label } : d,
+  );
   try {
-    const result = await deliverAll(deliveries, {
+    const result = await deliverAll(named, {
       ledger,
       signal,
       settings,
