@@ -2,8 +2,8 @@
  * Runs the examples of one page, in order, as a reader would paste them: each marked block is a bash
  * script (`set -eo pipefail`) run in one fresh folder per page, which the page's blocks share with
  * the variables they export and the folder they `cd` into. The folder holds what a clone gives a
- * reader (`node_modules`, `examples`, a `package.json`, so `pnpm exec orgreport` and `orgreport`
- * run the built command); nothing of the machine's own settings (no `ORGREPORT_*` variable, no
+ * reader (`node_modules`, `examples`, a `package.json`, so `pnpm exec orgreport` runs the built
+ * command, and a bare `orgreport`, not on a reader's PATH, does not); nothing of the machine's own settings (no `ORGREPORT_*` variable, no
  * config file in `~/.config`) reaches it. The first block that fails ends the page: its exit code,
  * a text it does not print, a file it does not create, a service it sends nothing to.
  */
@@ -56,7 +56,12 @@ export async function runPage(examples: PageExamples, options: RunOptions): Prom
       if (value !== undefined && !MACHINE_SETTINGS.test(name)) env[name] = value;
     }
     Object.assign(env, {
-      PATH: `${join(options.repo, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+      // The machine's PATH without any node_modules/.bin (pnpm run adds the workspace's): a page
+      // that writes a bare `orgreport` fails here as it fails for a reader who pastes it.
+      PATH: (process.env.PATH ?? '')
+        .split(':')
+        .filter((dir) => !/node_modules[\\/]\.bin/.test(dir))
+        .join(':'),
       XDG_CONFIG_HOME: join(state, 'config'),
       NO_COLOR: '1',
     });
