@@ -97,6 +97,12 @@ describe('--directory', () => {
     expect(run.err).toContain('row 5: team is empty');
     expect(run.err).toContain('row 6: has 6 values but the header names 5 columns');
     expect(emulator.requestLog.length).toBe(before);
+    // A directory that is not there is named by its flag.
+    const absent = await cli(['monthly', '--month', '2026-10', '--directory', join(dir, 'nosuch.csv')], {
+      env: envFor(emulator),
+    });
+    expect(absent.code).toBe(2);
+    expect(absent.err).toMatch(/^orgreport: --directory \S*nosuch\.csv: cannot be read \(ENOENT\)/m);
 
     writeFileSync(bad, 'email,team\nann@x.test,Platform\n');
     const missing = await cli(['monthly', '--directory', bad], { env: envFor(emulator) });

@@ -118,5 +118,5 @@ export async function readDirectory(path: string, shown: string): Promise<People
 
 /** The run's directory when one is configured (read and checked before anything is fetched). */
 export async function loadDirectory(file: string | undefined): Promise<PeopleDirectory | undefined> {
-  return file === undefined ? undefined : readDirectory(file, file);
+  return file === undefined ? undefined : readDirectory(file, `--directory ${file}`);
 }
