@@ -238,6 +238,29 @@ describe('protectModel', () => {
     });
   });
 
+  it('leaves out who started, stopped or moved for a reader of groups when fewer than the minimum did one', () => {
+    const withTurnover = (fact: Record<string, number>) => {
+      const model = structuredClone(organization);
+      model.whatChanged = [{ kind: 'users', active: 31, ...fact } as (typeof model.whatChanged)[number]];
+      return model;
+    };
+    const protect = (model: typeof organization, personRows: 'none' | 'all') =>
+      protectModel(model, { policy: { minGroupSize: 5, personRows }, sections: BUILTIN_SECTIONS, people });
+    // Team Payments' month: 6 new, 1 moved in, 0 no longer active, 1 moved out.
+    const payments = withTurnover({ new: 6, lost: 0, movedIn: 1, movedOut: 1 });
+    const groups = protect(payments, 'none');
+    expect(groups.whatChanged.filter((f) => f.kind === 'users')).toEqual([]);
+    expect(groups.privacy?.suppressed).toContainEqual({
+      where: 'What changed: new, no longer active and moved users',
+      group: '3 groups',
+      people: 8,
+    });
+    // A reader of the people's rows reads it; and a breakdown of 0s and 5s or more stays.
+    expect(protect(payments, 'all').whatChanged).toEqual(payments.whatChanged);
+    const large = withTurnover({ new: 6, lost: 0, movedIn: 5, movedOut: 0 });
+    expect(protect(large, 'none').whatChanged).toEqual(large.whatChanged);
+  });
+
   it("holds back a level's cells across the teams until they make the minimum, so no total less the others tells one", () => {
     // Platform: auto-high 4, and one person each at auto-low, spec and manual (held back together).
     // Data: 3 at auto-high, 6 at auto-low. Platform's lone auto-low person would be the scope's

@@ -352,6 +352,7 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     out.users = [];
     out.seats = { ...out.seats, dormant_users: [], ...(out.seats.used_outside && { used_outside: [] }) };
     protectDelegation(out, rules);
+    protectTurnover(out, rules);
   }
   // Each section protects its own figures; one that cannot say how is left out for a restricted reader.
   if (out.sections) {
@@ -393,6 +394,26 @@ export function protectModel(model: ReportModel, options: ProtectOptions): Repor
     out = mapStrings(out, (s) => withholdIn(s, withheld));
   }
   return out;
+}
+
+/**
+ * Who started, stopped or moved, where fewer people than the minimum did one of them: the breakdown
+ * is left out whole ("1 moved out" names someone to a reader who knows of the move; the active users
+ * before and after would give one count left alone), and the active users' change stays.
+ */
+function protectTurnover(model: ReportModel, rules: SectionPrivacy): void {
+  const users = model.whatChanged.find((f) => f.kind === 'users');
+  if (users?.kind !== 'users') return;
+  const counts = [users.new, users.lost, users.movedIn ?? 0, users.movedOut ?? 0];
+  const small = counts.filter((n) => n > 0 && n < rules.minGroupSize);
+  if (small.length === 0) return;
+  const held = counts.filter((n) => n > 0);
+  rules.heldBack(
+    'What changed: new, no longer active and moved users',
+    held.length,
+    held.reduce((a, n) => a + n, 0),
+  );
+  model.whatChanged = model.whatChanged.filter((f) => f !== users);
 }
 
 /** The month's and weeks' delegation mixes with levels under the minimum held back. */
