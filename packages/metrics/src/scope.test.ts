@@ -301,6 +301,43 @@ describe('scopes', () => {
     });
   });
 
+  it("counts the organization's security-relevant settings on a scope's context page as its own report does", () => {
+    // cloudSessionSync changed twice in March, and sandbox once: 3 field changes, 2 settings.
+    const controlled = buildSnapshot({
+      month: '2026-03',
+      tokens: [tokensDay('2026-03-02', { billable_tokens: 10 })],
+      userDays: [
+        userDay('a', '2026-03-02', { user_email: 'ann@x.test', billable_tokens: 10, tool_calls: 1 }),
+      ],
+      orgUsers: [{ id: 'a', email: 'ann@x.test' }],
+      controls: [
+        {
+          revision: 3,
+          settings: { cloudSessionSync: false, sandbox: { enabled: true } },
+          updatedAt: '2026-03-10T10:00:00Z',
+        },
+        {
+          revision: 2,
+          settings: { cloudSessionSync: true, sandbox: { enabled: true } },
+          updatedAt: '2026-03-05T10:00:00Z',
+        },
+        {
+          revision: 1,
+          settings: { cloudSessionSync: false, sandbox: { enabled: false } },
+          updatedAt: '2026-02-20T10:00:00Z',
+        },
+      ],
+    });
+    const whole = buildReportModel(controlled, { generatedAt: '2026-04-01T00:00:00Z' });
+    const settings = new Set(whole.controls.security.map((c) => c.path));
+    expect(settings.size).toBe(2);
+    const block = BUILTIN_SECTIONS.find((s) => s.id === 'controls')!.organizationContext!(whole)[0]!;
+    expect(block.rows.find((r) => r.label.startsWith('Security-relevant'))).toMatchObject({
+      label: 'Security-relevant settings changed',
+      value: 2,
+    });
+  });
+
   it('partitions the organization: the teams add up to the users of the directory', () => {
     const teams = ['Platform', 'Data', 'Leadership'].map(
       (t) => figure(report(`team:${t}`).figures, 'credits').value!,
@@ -375,7 +412,11 @@ describe('scopes', () => {
     expect(row('Data')).toMatchObject({ seats: 1, active_users: 1, seat_utilization: 0 });
     expect(figure(teamReport('Data').figures, 'seat_utilization').value).toBe(0);
     // ... and Data's people page says that its one active user has moved out.
-    expect(teamReport('Data').sections?.['people']).toMatchObject({ people: 1, active: 1, activeMovedOut: 1 });
+    expect(teamReport('Data').sections?.['people']).toMatchObject({
+      people: 1,
+      active: 1,
+      activeMovedOut: 1,
+    });
     expect(teamReport('Platform').sections?.['people']).toMatchObject({ active: 2, activeMovedOut: 0 });
     expect(row('Platform')).toMatchObject({ seats: 2, active_users: 2, seat_utilization: 1 });
   });
