@@ -151,7 +151,8 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     input: '`--demo` with `--base-url` (the demo starts its own emulator)',
     argv: monthly('--demo', '--base-url', 'https://api.example.com'),
     connect: false,
-    message: '--demo reads the demo organization from an emulator of its own, so --base-url https://api.example.com would go unused',
+    message:
+      '--demo reads the demo organization from an emulator of its own, so --base-url https://api.example.com would go unused',
     exitCode: 2,
   },
   {

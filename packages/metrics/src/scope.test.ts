@@ -303,6 +303,7 @@ describe('scopes', () => {
 
   it("counts the organization's security-relevant settings on a scope's context page as its own report does", () => {
     // cloudSessionSync changed twice in March, and sandbox once: 3 field changes, 2 settings.
+    const admin = { id: 'a', email: 'ann@x.test', name: 'Ann Admin' };
     const controlled = buildSnapshot({
       month: '2026-03',
       tokens: [tokensDay('2026-03-02', { billable_tokens: 10 })],
@@ -315,16 +316,19 @@ describe('scopes', () => {
           revision: 3,
           settings: { cloudSessionSync: false, sandbox: { enabled: true } },
           updatedAt: '2026-03-10T10:00:00Z',
+          user: admin,
         },
         {
           revision: 2,
           settings: { cloudSessionSync: true, sandbox: { enabled: true } },
           updatedAt: '2026-03-05T10:00:00Z',
+          user: admin,
         },
         {
           revision: 1,
           settings: { cloudSessionSync: false, sandbox: { enabled: false } },
           updatedAt: '2026-02-20T10:00:00Z',
+          user: admin,
         },
       ],
     });
@@ -396,7 +400,7 @@ describe('scopes', () => {
         ...options,
         scope: { scope: resolveScope(movesIndex, parseScope(`team:${team}`)), organization: whole },
       });
-    const rows = (whole.sections?.['teams'] as TeamsSection).rows;
+    const rows = (whole.sections!['teams'] as TeamsSection).rows;
     const row = (team: string) => rows.find((r) => r.team === team)!;
     // Platform: Ann 6/2 = 3 and Bob's days there 8/2 = 4: mean 3.5 (not Bob's month, 9/3 = 3).
     expect(row('Platform').autonomy_mean).toBe(3.5);

@@ -20,26 +20,26 @@ export interface PlacedSums {
   active: Set<number>;
 }
 
+type Place = (email: string | null | undefined, day?: string) => Placement;
+
 /**
- * Sums of the span's rows per group.
- *
- * @example
- * sumsByGroup(shared.userDays, period, place, (p) => p.team).get('Platform')?.credits
+ * The group of each row of the span, by index into `groups` (-1: a row outside the span): the
+ * group its person was in on the row's day.
  */
-export function sumsByGroup(
+function rowGroups(
   encoding: UserDayEncoding,
   span: DayRange,
-  place: (email: string | null | undefined, day?: string) => Placement,
+  place: Place,
   groupOf: (placement: Placement) => string,
-): Map<string, PlacedSums> {
+): { groups: string[]; of: Int32Array } {
   const { table, emails } = encoding;
   const uid = table.array('uid') as ArrayLike<number>;
   const day = table.array('day') as ArrayLike<number>;
-  const credits = table.array('billable_tokens') as ArrayLike<number | null>;
-  const active = table.array('active') as ArrayLike<number>;
   const [from, to] = [toEpochDay(span.start), toEpochDay(span.end)];
   const dayText = new Map<number, string>();
-  const out = new Map<string, PlacedSums>();
+  const index = new Map<string, number>();
+  const groups: string[] = [];
+  const of = new Int32Array(uid.length).fill(-1);
   for (let i = 0; i < uid.length; i++) {
     const d = day[i]!;
     if (d < from || d > to) continue;
@@ -49,15 +49,42 @@ export function sumsByGroup(
       dayText.set(d, date);
     }
     const group = groupOf(place(emails[uid[i]!], date));
-    let sums = out.get(group);
-    if (!sums) {
-      sums = { credits: 0, active: new Set() };
-      out.set(group, sums);
+    let g = index.get(group);
+    if (g === undefined) {
+      g = groups.length;
+      groups.push(group);
+      index.set(group, g);
     }
-    sums.credits += credits[i] ?? 0;
-    if (active[i] === 1) sums.active.add(uid[i]!);
+    of[i] = g;
   }
-  return out;
+  return { groups, of };
+}
+
+/**
+ * Sums of the span's rows per group.
+ *
+ * @example
+ * sumsByGroup(shared.userDays, period, place, (p) => p.team).get('Platform')?.credits
+ */
+export function sumsByGroup(
+  encoding: UserDayEncoding,
+  span: DayRange,
+  place: Place,
+  groupOf: (placement: Placement) => string,
+): Map<string, PlacedSums> {
+  const { table } = encoding;
+  const uid = table.array('uid') as ArrayLike<number>;
+  const credits = table.array('billable_tokens') as ArrayLike<number | null>;
+  const active = table.array('active') as ArrayLike<number>;
+  const { groups, of } = rowGroups(encoding, span, place, groupOf);
+  const sums: PlacedSums[] = groups.map(() => ({ credits: 0, active: new Set() }));
+  for (let i = 0; i < of.length; i++) {
+    const g = of[i]!;
+    if (g < 0) continue;
+    sums[g]!.credits += credits[i] ?? 0;
+    if (active[i] === 1) sums[g]!.active.add(uid[i]!);
+  }
+  return new Map(groups.map((group, g) => [group, sums[g]!]));
 }
 
 /** A group's autonomy ratios (one per user with a message) and its active users by primary level. */
@@ -80,35 +107,19 @@ export interface PlacedBehaviour {
 export function behaviourByGroup(
   encoding: UserDayEncoding,
   span: DayRange,
-  place: (email: string | null | undefined, day?: string) => Placement,
+  place: Place,
   groupOf: (placement: Placement) => string,
 ): Map<string, PlacedBehaviour> {
-  const { table, emails, levels } = encoding;
+  const { table, levels } = encoding;
   const uid = table.array('uid') as ArrayLike<number>;
-  const day = table.array('day') as ArrayLike<number>;
-  const [from, to] = [toEpochDay(span.start), toEpochDay(span.end)];
-  const dayText = new Map<number, string>();
-  const groupIndex = new Map<string, number>();
-  const groups: string[] = [];
+  const { groups, of: groupAt } = rowGroups(encoding, span, place, groupOf);
   // Each user in each group is a user of its own (a dense code, as the transforms index by it).
   const codes = new Map<number, number>();
   const groupOfCode: number[] = [];
   const pseudo = new Int32Array(uid.length);
   for (let i = 0; i < uid.length; i++) {
-    const d = day[i]!;
-    if (d < from || d > to) continue;
-    let date = dayText.get(d);
-    if (date === undefined) {
-      date = new Date(d * 86_400_000).toISOString().slice(0, 10);
-      dayText.set(d, date);
-    }
-    const group = groupOf(place(emails[uid[i]!], date));
-    let g = groupIndex.get(group);
-    if (g === undefined) {
-      g = groups.length;
-      groups.push(group);
-      groupIndex.set(group, g);
-    }
+    const g = groupAt[i]!;
+    if (g < 0) continue;
     const key = uid[i]! * 1_048_576 + g;
     let code = codes.get(key);
     if (code === undefined) {
@@ -120,7 +131,7 @@ export function behaviourByGroup(
   }
   const out = new Map<string, PlacedBehaviour>();
   if (groupOfCode.length === 0) return out;
-  const of = (code: number): PlacedBehaviour => {
+  const behaviourOf = (code: number): PlacedBehaviour => {
     const group = groups[groupOfCode[code]!]!;
     let b = out.get(group);
     if (!b) {
@@ -142,7 +153,7 @@ export function behaviourByGroup(
   const activeDays = columnValues(sums, 'active_days') as ArrayLike<number>;
   for (let i = 0; i < sumUids.length; i++) {
     if (!(activeDays[i]! > 0)) continue;
-    const b = of(sumUids[i]!);
+    const b = behaviourOf(sumUids[i]!);
     const level = levelOf.get(sumUids[i]!) ?? 'none';
     b.levels.set(level, (b.levels.get(level) ?? 0) + 1);
     b.users++;
@@ -150,6 +161,6 @@ export function behaviourByGroup(
   const ratioRows = withRatios(sums);
   const ratioUids = columnValues(ratioRows, 'uid') as ArrayLike<number>;
   const ratios = columnValues(ratioRows, 'ratio') as ArrayLike<number>;
-  for (let i = 0; i < ratioUids.length; i++) of(ratioUids[i]!).ratios.push(ratios[i]!);
+  for (let i = 0; i < ratioUids.length; i++) behaviourOf(ratioUids[i]!).ratios.push(ratios[i]!);
   return out;
 }
