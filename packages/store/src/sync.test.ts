@@ -1,6 +1,8 @@
 /** `syncStore` run again: with nothing new it writes nothing; a later day or a refetch touches only what it must. */
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { OrgClient } from '@orgreport/api-core';
 import { fetchRange } from '@orgreport/snapshot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, rebuildStore, syncStore } from './index.ts';
@@ -88,6 +90,28 @@ describe('syncStore run again', () => {
     } finally {
       await later.emulator.close();
     }
+  });
+});
+
+describe('a sync refused before it fetched', () => {
+  it('leaves no empty store behind when there is no day to sync', async () => {
+    const store = tempStore();
+    await expect(
+      syncStore(store, { client: env.client, now, toolVersion: 't', since: '2026-11-25' }),
+    ).rejects.toThrow(/no day to sync/);
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it('leaves no empty store behind when the API refuses the key', async () => {
+    const store = tempStore();
+    const client = new OrgClient({
+      apiKey: 'not-the-key',
+      baseUrl: env.emulator.baseUrl,
+      appUrl: env.emulator.appUrl,
+      now,
+    });
+    await expect(syncStore(store, { client, now, toolVersion: 't', since })).rejects.toThrow();
+    expect(existsSync(store)).toBe(false);
   });
 });
 

@@ -113,12 +113,14 @@ export function spansToFetch(
  * await syncStore('/srv/store', { client, now: () => new Date(), toolVersion: '0.1.0' });
  */
 export async function syncStore(root: string, options: SyncOptions): Promise<SyncResult> {
-  const layout = await openStore(root, { create: true });
   const wanted = wantedDays(options);
   if (wanted.start > wanted.end) {
     throw new StoreError(`no day to sync: data runs from ${EARLIEST_DATA_DATE} to ${wanted.end}`);
   }
+  // The API answers before a new store is made: a sync refused there (a wrong key, no network)
+  // leaves no empty store behind.
   const orgId = options.orgId ?? (await organizationId(options.client, wanted.end, options.signal));
+  const layout = await openStore(root, { create: true });
   const lock = await lockOrganization(layout, orgId, options.now);
   let engine: Engine | undefined;
   try {
