@@ -281,6 +281,13 @@ describe('distribute', () => {
     const deliveries = (JSON.parse(formats.out) as { deliveries: Array<{ formats: string[] }> }).deliveries;
     expect(deliveries.length).toBeGreaterThan(0);
     for (const d of deliveries) expect(d.formats).toEqual(['pdf', 'xlsx']);
+    // Read in a terminal: every delivery's format and count in line, however long its address.
+    const table = await cli([...base, '--formats', 'pdf,xlsx'], { env: mailEnv() });
+    expect(table.code, table.err).toBe(0);
+    const rows = table.out.split('\n').filter((l) => l.includes(' pdf,xlsx '));
+    expect(rows.length).toBe(deliveries.length);
+    expect(new Set(rows.map((l) => l.indexOf(' pdf,xlsx '))).size).toBe(1);
+    expect(new Set(rows.map((l) => l.indexOf(' people  per-person rows'))).size).toBe(1);
     const both = await cli([...base, '--plan', good, '--formats', 'xlsx'], { env: mailEnv() });
     expect(both.code).toBe(2);
     expect(both.err).toMatch(

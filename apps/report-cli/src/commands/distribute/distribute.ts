@@ -8,6 +8,7 @@ import { UsageError } from '@orgreport/pipeline/errors';
 import type { AcquireFlags } from '@orgreport/pipeline/snapshot';
 import type { ConfigFlags } from '../../config/config.ts';
 import { type CommandContext, setUp } from '../../context.ts';
+import { alignColumns } from '../../print/columns.ts';
 
 export interface DistributeOptions extends ConfigFlags, AcquireFlags {
   dryRun?: boolean;
@@ -40,23 +41,32 @@ function parseResend(text: string | undefined): 'all' | string[] | undefined {
   return named.includes('all') ? 'all' : named;
 }
 
-/** The plan of a dry run, a line per delivery and per scope held back. */
+/** The plan of a dry run, a line per delivery and per scope held back, in columns. */
 function printPlan(ctx: CommandContext, summary: PlanSummary): void {
   const lines = [
     `plan: ${summary.plan}${summary.shard ? ` (shard ${summary.shard})` : ''}; minimum group size ${summary.minGroupSize}`,
     `${summary.deliveries.length} deliveries of ${summary.reports} reports:`,
-    ...summary.deliveries.map(
-      (d) =>
-        `  ${d.recipient.padEnd(42)} ${d.scope.padEnd(48)} ${d.formats.join(',').padEnd(9)} ${String(d.people).padStart(6)} people  per-person rows: ${d.personRows}${d.target !== d.recipient ? `  via ${d.target}` : ''}`,
+    ...alignColumns(
+      summary.deliveries.map((d) => [
+        `  ${d.recipient}`,
+        d.scope,
+        d.formats.join(','),
+        `${d.people} people`,
+        `per-person rows: ${d.personRows}${d.target !== d.recipient ? `  via ${d.target}` : ''}`,
+      ]),
+      { right: [false, false, false, true] },
     ),
   ];
   if (summary.heldBack.length > 0) {
     lines.push(`${scopesHeldBack(summary.heldBack.length)} (no report):`);
-    for (const h of summary.heldBack) {
-      lines.push(
-        `  ${h.scope.padEnd(48)} ${h.reason}${h.recipients.length > 0 ? ` (would have gone to ${h.recipients.join(', ')})` : ''}`,
-      );
-    }
+    lines.push(
+      ...alignColumns(
+        summary.heldBack.map((h) => [
+          `  ${h.scope}`,
+          `${h.reason}${h.recipients.length > 0 ? ` (would have gone to ${h.recipients.join(', ')})` : ''}`,
+        ]),
+      ),
+    );
   }
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -5,6 +5,7 @@ import { positiveInteger } from '@orgreport/pipeline/input';
 import { requireStore } from '@orgreport/pipeline/settings';
 import type { ConfigFlags } from '../../config/config.ts';
 import { type CommandContext, setUp } from '../../context.ts';
+import { alignColumns } from '../../print/columns.ts';
 
 export const QUERY_FORMATS = ['table', 'csv', 'json'] as const;
 type QueryFormat = (typeof QUERY_FORMATS)[number];
@@ -34,17 +35,7 @@ function table(columns: string[], rows: unknown[][], numeric: boolean[]): string
   const cells = [columns, ...rows.map((r) => r.map((v) => text(v).replace(/\s+/g, ' ')))].map((r) =>
     r.map((c) => (c.length > TABLE_CELL ? `${c.slice(0, TABLE_CELL - 1)}…` : c)),
   );
-  const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[], header = false) =>
-    r
-      .map((c, i) => (numeric[i] && !header ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [
-    line(cells[0]!, true),
-    widths.map((w) => '-'.repeat(w)).join('  '),
-    ...cells.slice(1).map((r) => line(r)),
-  ]
+  return alignColumns(cells, { right: numeric, header: true })
     .map((l) => `${l}\n`)
     .join('');
 }
