@@ -228,7 +228,8 @@ function teamChecks(context: SectionContext, data: TeamsSection | null): DataQua
   return [
     {
       kind: 'directory_unassigned',
-      message: `${people === 1 ? '1 person' : `${people} people`} (active users ${active_users}, seats ${seats}) ${people === 1 ? 'is' : 'are'} not in ${directory} and count as "Unassigned" (for example ${examples.join(', ') || 'none active'}).`,
+      message: `${people === 1 ? '1 person' : `${people} people`} (active users ${active_users}, seats ${seats}) ${people === 1 ? 'is' : 'are'} not in ${directory} and count as "Unassigned".`,
+      // The active ones, by address, are the finding's details (every format lists them once).
       count: people,
       details: examples,
     },

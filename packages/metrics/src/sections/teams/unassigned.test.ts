@@ -52,7 +52,8 @@ describe('people the directory does not list', () => {
     const finding = model.dataQuality.find((f) => f.kind === 'directory_unassigned');
     expect(finding?.count).toBe(2);
     expect(finding?.message).toBe(
-      '2 people (active users 1, seats 2) are not in people.csv and count as "Unassigned" (for example dee@x.test).',
+      '2 people (active users 1, seats 2) are not in people.csv and count as "Unassigned".',
     );
+    expect(finding?.details).toEqual(['dee@x.test']);
   });
 });
