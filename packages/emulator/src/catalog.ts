@@ -221,24 +221,41 @@ export const CRITERIA: readonly { id: string; appScoped: boolean; difficulty: nu
   { id: 'dead_code_detection', appScoped: false, difficulty: 0.85, topic: 'dead-code detection' },
 ];
 
-/** Repository names and their applications (path -> description). */
-export const REPOSITORIES: readonly { name: string; apps: Readonly<Record<string, string>> }[] = [
-  { name: 'web-portal', apps: { 'apps/web': 'Customer-facing web portal', 'packages/ui': 'Shared UI kit' } },
-  { name: 'billing-service', apps: { '.': 'Invoicing and payment processing service' } },
+/**
+ * Repository names, their applications (path -> description) and the team of the people directory
+ * that owns each (see directory.ts).
+ */
+export const REPOSITORIES: readonly {
+  name: string;
+  team: string;
+  apps: Readonly<Record<string, string>>;
+}[] = [
+  {
+    name: 'web-portal',
+    team: 'Web',
+    apps: { 'apps/web': 'Customer-facing web portal', 'packages/ui': 'Shared UI kit' },
+  },
+  { name: 'billing-service', team: 'Payments', apps: { '.': 'Invoicing and payment processing service' } },
   {
     name: 'data-platform',
+    team: 'Data',
     apps: {
       'pipelines/ingest': 'Batch ingestion jobs',
       'pipelines/transform': 'Warehouse transformations',
       'services/query-api': 'Internal query API',
     },
   },
-  { name: 'mobile-app', apps: { app: 'iOS and Android client', backend: 'Mobile backend-for-frontend' } },
-  { name: 'infra', apps: { terraform: 'Cloud infrastructure as code' } },
-  { name: 'auth-gateway', apps: { '.': 'Authentication and API gateway' } },
-  { name: 'search-indexer', apps: { indexer: 'Search index builder', api: 'Search API' } },
+  {
+    name: 'mobile-app',
+    team: 'Mobile',
+    apps: { app: 'iOS and Android client', backend: 'Mobile backend-for-frontend' },
+  },
+  { name: 'infra', team: 'Platform', apps: { terraform: 'Cloud infrastructure as code' } },
+  { name: 'auth-gateway', team: 'Security', apps: { '.': 'Authentication and API gateway' } },
+  { name: 'search-indexer', team: 'Data', apps: { indexer: 'Search index builder', api: 'Search API' } },
   {
     name: 'design-system',
+    team: 'Web',
     apps: { 'packages/tokens': 'Design tokens', 'packages/components': 'Components' },
   },
 ];
