@@ -146,6 +146,10 @@ describe("a groups-only report's guide", () => {
     expect(held.some((h) => h.people !== null && h.people >= model.privacy!.minGroupSize)).toBe(true);
     const guide = pageText(pdf, pages(pdf));
     expect(guide).toContain('How to read this report');
+    // The definitions it points to are not in this PDF: it says so, and where to get them.
+    expect(guide).toMatch(
+      /This PDF leaves them out to stay short: if you were sent the PDF alone, ask its\s+sender/,
+    );
     const listed =
       /Held back in this report’s figures, as groups too small to show \(some only in its HTML, workbook or JSON\): (.*?)\. Every figure/.exec(
         guide,
