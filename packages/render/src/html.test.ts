@@ -70,6 +70,22 @@ describe('renderHtml', () => {
     expect(text(html)).toContain('This is a partial report');
   });
 
+  it("marks each partial week's WAU by what it counts: † the whole ISO week begun before, * the 7 days to a cut-short end", async () => {
+    const [first, ...rest] = model.weekly;
+    const last = rest.at(-1)!;
+    const middle = rest.slice(0, -1);
+    const weekly = [
+      { ...first!, week: '2026-W09', partial: true, wau: 137, wau_exact: true },
+      ...middle.map((w) => ({ ...w, partial: false, wau: 140, wau_exact: true })),
+      { ...last, week: '2026-W14', partial: true, wau: 146, wau_exact: false },
+    ];
+    const visible = text(await renderHtml({ ...model, weekly }, { embedFonts: false }));
+    expect(visible).toMatch(/2026-W09 \(partial\) .*? 137† /);
+    expect(visible).toMatch(/2026-W14 \(partial\) .*? 146\* /);
+    expect(visible).not.toMatch(/140[*†]/);
+    expect(visible).toContain('† a week begun before the period counts its whole ISO week');
+  });
+
   it('embeds the fonts as data: URLs and references nothing remote', async () => {
     const html = await renderHtml(model);
     expect(html).toMatch(/@font-face \{ font-family: 'Report Sans'; src: url\(data:font\/woff;base64,/);

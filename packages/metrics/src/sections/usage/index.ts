@@ -130,7 +130,7 @@ export const usage = builtinSection('credits', {
     {
       id: 'weeks',
       term: 'Weeks',
-      text: 'ISO weeks (Monday to Sunday, UTC), labelled YYYY-Www; every week that intersects the period is listed with its number of days inside the period, and is partial when that is below 7. Sums cover the week\u2019s days inside the period; DAU is their mean and max. WAU = weekly_active_users of the week\u2019s last day inside the period (the exact ISO-week figure only when that day is a Sunday).',
+      text: 'ISO weeks (Monday to Sunday, UTC), labelled YYYY-Www; every week that intersects the period is listed with its number of days inside the period, and is partial when that is below 7. Sums cover the week\u2019s days inside the period; DAU is their mean and max. WAU = weekly_active_users of the week\u2019s last day inside the period (the exact ISO-week figure only when that day is a Sunday; for a week begun before the period, that figure includes its days before the period).',
     },
     {
       id: 'credits',
