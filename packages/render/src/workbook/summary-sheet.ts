@@ -167,8 +167,17 @@ export async function writeSummarySheet(
           : change;
       changeCell.numFmt = EXCEL_FORMATS.change;
     } else if (figure.changeKind === 'points') {
-      // Shares move in percentage points, stored as points (0.3) under a "pp" format.
-      changeCell.value = change === null ? null : excelPoints(change);
+      // Shares move in percentage points, stored as points (0.3) under a "pp" format: a formula on
+      // value and previous where it reproduces the model's change, so the scale shows in the cell.
+      const points = change === null ? null : excelPoints(change);
+      const computed = value !== null && previous !== null ? (value - previous) * 100 : null;
+      changeCell.value =
+        points !== null && agrees(computed, points)
+          ? {
+              formula: `IF(OR(${VALUE_COL}${r}="",${PREVIOUS_COL}${r}=""),"",(${VALUE_COL}${r}-${PREVIOUS_COL}${r})*100)`,
+              result: points,
+            }
+          : points;
       changeCell.numFmt = EXCEL_FORMATS.points;
     } else {
       changeCell.value = change;

@@ -86,6 +86,11 @@ function columnOf(s: PySheet, header: string): string {
 
 describe('writeWorkbook read back by openpyxl', () => {
   const model = makeFixtureModel({ hostile: true });
+  // Stickiness's change unrounded, as the metrics give it (the fixture rounds its changes).
+  const stickinessFigure = model.figures.find((f) => f.id === 'stickiness')!;
+  stickinessFigure.change = stickinessFigure.value! - stickinessFigure.previous!;
+  // A change the formula would not reproduce from the value and the previous one shown.
+  model.figures.find((f) => f.id === 'readiness_org_score')!.change = 0.07;
   let sheets: PySheet[];
   let properties: PyProperties;
   beforeAll(async () => {
@@ -210,6 +215,18 @@ describe('writeWorkbook read back by openpyxl', () => {
     const sessions = byId.get('sessions')!; // previous equals value: change 0 recomputed by formula
     expect(sessions.change!.value).toMatch(/^=IF\(OR\(F\d+="",F\d+=0\),"",\(E\d+-F\d+\)\/ABS\(F\d+\)\)$/);
     expect(sessions.change!.result).toBe(0);
+
+    // A change in percentage points is in points, and its formula shows the scale: (value - previous) * 100.
+    expect(stickiness.change!.value).toMatch(/^=IF\(OR\(E\d+="",F\d+=""\),"",\(E\d+-F\d+\)\*100\)$/);
+    expect(stickiness.change!.result).toBeCloseTo(stickinessFigure.change! * 100, 9);
+    expect(stickiness.change!.format).toBe('+#,##0.0 "pp";-#,##0.0 "pp";0.0 "pp"');
+    // One the formula would not reproduce stays a number, in points.
+    const readiness = byId.get('readiness_org_score')!;
+    expect(readiness.change!.type).toBe('n');
+    expect(readiness.change!.result).toBeCloseTo(
+      model.figures.find((f) => f.id === 'readiness_org_score')!.change! * 100,
+      9,
+    );
 
     const messages = byId.get('messages')!; // previous 0: change n/a, an empty cell
     expect(messages.previous!.result).toBe(0);
