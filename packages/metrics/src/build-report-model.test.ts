@@ -74,7 +74,9 @@ describe('weeks of a month (2026-03: Sunday to Tuesday)', () => {
     expect(figure(model, 'avg_dau').value).toBe(2.5); // (1 + 4 + 2 + 3) / 4
     expect(figure(model, 'peak_dau').value).toBe(4);
     expect(figure(model, 'mau_trailing_30d').value).toBe(0);
-    expect(figure(model, 'mau_trailing_30d').note).toMatch(/trailing 30-day/);
+    expect(figure(model, 'mau_trailing_30d').note).toMatch(
+      /active in the 30 days up to the period's last day, not the month's active users/,
+    );
   });
 });
 

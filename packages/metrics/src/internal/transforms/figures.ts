@@ -29,7 +29,7 @@ const META: Record<FigureId, { label: string; unit: FigureUnit; note?: string }>
   mau_trailing_30d: {
     label: 'Active users, trailing 30 days',
     unit: 'count',
-    note: "The API's monthly_active_users on the period's last day: a trailing 30-day window, not the month's figure.",
+    note: "the service's count of users active in the 30 days up to the period's last day, not the month's active users",
   },
   autonomy_mean: { label: 'Autonomy ratio, mean', unit: 'ratio' },
   autonomy_p50: { label: 'Autonomy ratio, median', unit: 'ratio' },

@@ -53,7 +53,7 @@ export const behaviour = builtinSection('behaviour', {
     {
       id: 'delegation',
       term: 'Primary delegation level and mix',
-      text: 'A user\u2019s primary delegation level in a span = the delegation_level of their active user-days carrying the most tool calls in total; ties go to the level with more user-days, then to the order auto-high, auto-medium, auto-low, spec, manual. Days without a level are not counted as evidence; a user with no level on any active day is shown as "other". Delegation mix = share of the span\u2019s active users at each primary level (the shares, "other" included, sum to 100 %).',
+      text: 'The delegation levels are the service\u2019s modes of working with the agent: auto-high (maximum autonomy, minimal confirmation), auto-medium (some confirmation), auto-low (frequent confirmation), spec (specification mode: a plan before acting) and manual (each action confirmed); a user-day carries one. They are not the autonomy mix\u2019s levels, which share out a day\u2019s tool calls by how each ran. A user\u2019s primary delegation level in a span = the delegation_level of their active user-days carrying the most tool calls in total; ties go to the level with more user-days, then to the order auto-high, auto-medium, auto-low, spec, manual. Days without a level are not counted as evidence; a user with no level on any active day is shown as "other". Delegation mix = share of the span\u2019s active users at each primary level (the shares, "other" included, sum to 100 %).',
     },
   ],
   organizationContext: (organization) => {

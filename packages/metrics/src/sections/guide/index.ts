@@ -53,7 +53,7 @@ export const GUIDE_TERMS: GuideSection['terms'] = [
   },
   {
     term: 'Readiness score and level',
-    text: 'How ready the repositories are for the agent, from the service\u2019s readiness reports: each criterion (its id, such as pre_commit_hooks) scores the share of a repository\u2019s applications that pass it, and the score is the mean over the criteria. A repository reaches the next level (1 Functional to 5 Autonomous) by passing 80 % of a level\u2019s criteria.',
+    text: 'How ready the repositories are for the agent, from the service\u2019s readiness reports: each criterion (its id, such as pre_commit_hooks) scores its numerator \u00f7 denominator as the report gives them (the share of a repository\u2019s applications that pass it), and the score is the mean over the criteria. A repository reaches the next level (1 Functional to 5 Autonomous) by passing 80 % of a level\u2019s criteria.',
   },
   {
     term: 'Chargeback and the cents',
