@@ -95,11 +95,18 @@ export function currencyExcelFormat(currency: string): string {
 
 /** Formats an amount as `1,234.50 EUR`, matching `currencyExcelFormat`. */
 export function formatCurrency(value: number | null | undefined, currency: string): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
-  return `${grouped(excelPrecision(value), 2)} ${sanitizeCurrency(currency)}`;
+  const amount = formatAmount(value);
+  return amount === NOT_AVAILABLE ? amount : `${amount} ${sanitizeCurrency(currency)}`;
 }
 
-function sanitizeCurrency(currency: string): string {
+/** An amount without its currency (`1,234.50`), for a column whose heading names the currency. */
+export function formatAmount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_AVAILABLE;
+  return grouped(excelPrecision(value), 2);
+}
+
+/** The currency as every amount of the report writes it (letters only, upper case). */
+export function sanitizeCurrency(currency: string): string {
   return (
     currency
       .replace(/[^A-Za-z]/g, '')
@@ -113,6 +120,11 @@ export function formatInstant(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** A repository URL without scheme and host (`acme/api`), the part that tells repositories apart. */
+export function formatRepository(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i, '') || url;
 }
 
 /** The UTC calendar day of an ISO instant or day (`YYYY-MM-DD`); unparseable text is returned as is. */

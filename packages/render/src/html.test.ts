@@ -162,8 +162,9 @@ describe('renderHtml', () => {
     many.seats.dormant = 30;
     const section = text(await renderHtml(many, { embedFonts: false }));
     const seats = section.slice(section.indexOf('Dormant seats'));
-    expect(seats).toContain('E-mail Name Created');
-    expect(seats).toContain('dormant24@example.com Dormant 24 2026-02-03');
+    expect(seats).toContain('Person Created Last active');
+    // Each holder by name, the address beneath it.
+    expect(seats).toContain('Dormant 24 dormant24@example.com 2026-02-03');
     expect(seats).not.toContain('dormant25@example.com');
     expect(seats).toContain("and 5 more (see the workbook's Dormant seats sheet)");
   });

@@ -6,6 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildReportModel, type PeopleDirectory } from '@orgreport/metrics';
+import { buildSnapshot, userDay } from '@orgreport/metrics/testing';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
@@ -78,6 +80,51 @@ describe('the printed page', () => {
     const html = await renderHtml(model, { embedFonts: false });
     expect(html).toContain(email);
     expect(html).toContain('restrictApiKeyCreationToManagers');
+    expect(await tablesPastTheEdge(html)).toEqual([]);
+  });
+
+  it("holds the chargeback's and the teams' tables within its width, with a large organization's amounts", async () => {
+    const centers = ['CC-100 Engineering', 'CC-200 Product', 'CC-300 Data & AI', 'CC-400 Operations'];
+    const teams = ['Platform', 'Payments', 'Mobile', 'Web', 'Data', 'Security'];
+    const people = teams.flatMap((team, t) =>
+      Array.from({ length: 5 }, (_, i) => ({
+        email: `p${t}.${i}@acme-robotics.example.com`,
+        team,
+        cost: centers[t % 4]!,
+      })),
+    );
+    const directory: PeopleDirectory = {
+      source: 'people.csv',
+      people: people.map((p) => ({
+        email: p.email,
+        team: p.team,
+        costCenter: p.cost,
+        manager: null,
+        repositories: [],
+        attributes: {},
+      })),
+    };
+    const snapshot = buildSnapshot({
+      month: '2026-10',
+      userDays: people.map((p, i) =>
+        userDay(`u${i}`, '2026-10-02', {
+          user_email: p.email,
+          billable_tokens: 90_000_000_000 + i,
+          tool_calls: 40,
+        }),
+      ),
+      orgUsers: people.map((p, i) => ({ id: `u${i}`, email: p.email })),
+    });
+    const model = buildReportModel(snapshot, {
+      generatedAt: '2026-11-01T06:00:00.000Z',
+      pricePerCredit: 0.0004,
+      pricePerSeat: 19.99,
+      currency: 'USD',
+      inputs: { directory },
+    });
+    const html = await renderHtml(model, { embedFonts: false });
+    expect(html).toContain('id="chargeback"');
+    expect(html).toContain('CC-300 Data &amp; AI');
     expect(await tablesPastTheEdge(html)).toEqual([]);
   });
 });

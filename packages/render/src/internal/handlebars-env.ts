@@ -11,6 +11,7 @@ import { personLabel } from '../actions.ts';
 import { shortText as cut, escapeHtml } from '../display-text.ts';
 import {
   changeDirection,
+  formatAmount,
   formatCurrency,
   formatDay,
   formatFigure,
@@ -18,8 +19,10 @@ import {
   formatFigurePrevious,
   formatInstant,
   formatPointsBetween,
+  formatRepository,
   formatValue,
   NOT_AVAILABLE,
+  sanitizeCurrency,
 } from '../format.ts';
 import { possessive } from '../what-changed.ts';
 import { finiteOrNull } from '../workbook/cell-values.ts';
@@ -87,6 +90,11 @@ function sharedNameSet(names: readonly string[] | undefined): ReadonlySet<string
   return set;
 }
 
+/** The report's currency, from the model a template renders (none without a price). */
+function currencyOf(options: HelperOptions): string | undefined {
+  return (options.data?.root as { pricing?: { currency?: string } | null })?.pricing?.currency;
+}
+
 /** Creates an isolated Handlebars environment with the report's helpers registered. */
 export function createReportEnvironment(): typeof Handlebars {
   const hb = Handlebars.create();
@@ -102,9 +110,16 @@ export function createReportEnvironment(): typeof Handlebars {
     signedDelta: (v) => formatValue(num(v), 'delta'),
     levelNumber: (v) => formatValue(num(v), 'level'),
     money: (v, ...rest) => {
-      const opts = rest[rest.length - 1] as HelperOptions;
-      const currency = (opts.data?.root as { pricing?: { currency?: string } | null })?.pricing?.currency;
+      const currency = currencyOf(rest[rest.length - 1] as HelperOptions);
       return currency ? formatCurrency(num(v), currency) : NOT_AVAILABLE;
+    },
+    /** An amount without its currency, in a column headed by `currency` (`Total (USD)`). */
+    amount: (v, ...rest) =>
+      currencyOf(rest[rest.length - 1] as HelperOptions) ? formatAmount(num(v)) : NOT_AVAILABLE,
+    /** The report's currency, as its amounts write it. */
+    currency: (...rest) => {
+      const currency = currencyOf(rest[rest.length - 1] as HelperOptions);
+      return currency ? sanitizeCurrency(currency) : NOT_AVAILABLE;
     },
     /** `1 team`, `3 teams`: a count with its noun (`plural n "person" "people"`). */
     plural: (n, one, ...rest) => {
@@ -137,6 +152,8 @@ export function createReportEnvironment(): typeof Handlebars {
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),
     detailList: (v) => shortText(detailLines(v, { maxLines: MAX_DETAILS }).join('; '), MAX_PARAGRAPH_TEXT),
     detailLines: (v) => detailLines(v, { maxLines: MAX_DETAILS }).map((l) => shortText(l, MAX_DETAIL_LINE)),
+    /** A repository by the path that names it (`acme/api`), as the readiness chart labels it. */
+    repository: (v) => (typeof v === 'string' ? shortText(formatRepository(v)) : NOT_AVAILABLE),
     day: (v) => unbroken(typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
     inc: (v) => (typeof v === 'number' ? v + 1 : v),
     orNA: (v) => (v === null || v === undefined || v === '' ? NOT_AVAILABLE : shortText(v)),

@@ -4,6 +4,7 @@
  */
 import type { ReportModel } from '@orgreport/metrics';
 import { barChart, lineChart, rankingChart, shareChart } from '../charts.ts';
+import { formatRepository } from '../format.ts';
 
 const AUTONOMY_LEVELS = [
   ['auto_high', 'auto high'],
@@ -20,11 +21,6 @@ const DELEGATION_LEVELS = [
   ['delegation_manual', 'manual'],
   ['delegation_other', 'other'],
 ] as const;
-
-/** A repository URL without scheme and host (`acme/api`), the part that tells repositories apart. */
-function repoLabel(url: string): string {
-  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i, '') || url;
-}
 
 /** Most items a ranking chart shows. */
 const TOP = 12;
@@ -119,8 +115,8 @@ export function reportCharts(model: ReportModel): ReportCharts {
           .map((r) => ({
             // In a rollup two organizations may evaluate the same URL: the label names whose it is.
             label: r.organization
-              ? `${r.organization.name}: ${repoLabel(r.repo_url)}`
-              : repoLabel(r.repo_url),
+              ? `${r.organization.name}: ${formatRepository(r.repo_url)}`
+              : formatRepository(r.repo_url),
             value: Math.round((r.score ?? 0) * 1000) / 10,
           })),
         { title: 'Readiness score by repository (%)' },
