@@ -86,6 +86,32 @@ describe('renderHtml', () => {
     expect(visible).toContain('† a week begun before the period counts its whole ISO week');
   });
 
+  it('breaks a setting path between its words and parts, never inside a word, its text escaped', async () => {
+    const changed = makeFixtureModel();
+    const diff = {
+      path: 'restrictApiKeyCreationToManagers',
+      kind: 'changed' as const,
+      before: 'true',
+      after: 'false',
+      redacted: false,
+      security: true,
+    };
+    changed.controls.security = [
+      { ...diff, revision: 9, updated_at: '2026-03-27T21:06:00.000Z', by: 'Clemmie Grant' },
+      {
+        ...diff,
+        path: 'sandbox.allow<script>1Db',
+        revision: 9,
+        updated_at: '2026-03-27T21:06:00.000Z',
+        by: 'A',
+      },
+    ];
+    const html = await renderHtml(changed, { embedFonts: false });
+    expect(html).toContain('restrict<wbr>Api<wbr>Key<wbr>Creation<wbr>To<wbr>Managers');
+    expect(html).toContain('sandbox<wbr>.allow&lt;script&gt;1<wbr>Db');
+    expect(html).not.toContain('<script>1Db');
+  });
+
   it('embeds the fonts as data: URLs and references nothing remote', async () => {
     const html = await renderHtml(model);
     expect(html).toMatch(/@font-face \{ font-family: 'Report Sans'; src: url\(data:font\/woff;base64,/);

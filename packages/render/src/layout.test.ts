@@ -79,7 +79,7 @@ describe('the printed page', () => {
     ];
     const html = await renderHtml(model, { embedFonts: false });
     expect(html).toContain(email);
-    expect(html).toContain('restrictApiKeyCreationToManagers');
+    expect(html).toContain('restrict<wbr>Api<wbr>Key<wbr>Creation<wbr>To<wbr>Managers');
     expect(await tablesPastTheEdge(html)).toEqual([]);
   });
 

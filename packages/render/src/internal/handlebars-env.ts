@@ -154,6 +154,16 @@ export function createReportEnvironment(): typeof Handlebars {
     detailLines: (v) => detailLines(v, { maxLines: MAX_DETAILS }).map((l) => shortText(l, MAX_DETAIL_LINE)),
     /** A repository by the path that names it (`acme/api`), as the readiness chart labels it. */
     repository: (v) => (typeof v === 'string' ? shortText(formatRepository(v)) : NOT_AVAILABLE),
+    /**
+     * A setting's path (`restrictApiKeyCreationToManagers`, `sandbox.enabled`) that breaks across
+     * lines between its words and parts, not inside a word.
+     */
+    settingPath: (v) => {
+      const text = v === null || v === undefined ? NOT_AVAILABLE : shortText(v);
+      // Split before escaping, so that no break lands inside an entity.
+      const parts = text.split(/(?<=[a-z0-9])(?=[A-Z])|(?=[.[])/);
+      return new hb.SafeString(parts.map((p) => escapeHtml(p)).join('<wbr>'));
+    },
     day: (v) => unbroken(typeof v === 'string' ? formatDay(v) : NOT_AVAILABLE),
     inc: (v) => (typeof v === 'number' ? v + 1 : v),
     orNA: (v) => (v === null || v === undefined || v === '' ? NOT_AVAILABLE : shortText(v)),
