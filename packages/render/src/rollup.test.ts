@@ -139,12 +139,26 @@ describe('a rollup document', () => {
           { kind: 'security', changes: 6, paths: ['a', 'b', 'c', 'd', 'e'], revisions, ofRevisions },
         ],
       } as ReportModel)[0];
+    // Every setting named, up to six: the reader sees each one that changed.
     expect(told(4, 4)).toBe(
-      "5 security-relevant enterprise settings changed this month, in all 4 of the month's enterprise-control changes (a, b, c, ...): see Enterprise controls.",
+      "5 security-relevant enterprise settings changed this month, in all 4 of the month's enterprise-control changes (a, b, c, d and e): see Enterprise controls.",
     );
     expect(told(1, 1)).toContain(
-      "changed this month, in the month's one enterprise-control change (a, b, c, ...)",
+      "changed this month, in the month's one enterprise-control change (a, b, c, d and e)",
     );
+    const many = whatChangedSentences({
+      ...model,
+      whatChanged: [
+        {
+          kind: 'security',
+          changes: 8,
+          paths: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+          revisions: 2,
+          ofRevisions: 2,
+        },
+      ],
+    } as ReportModel)[0];
+    expect(many).toContain('(a, b, c, d, e and 3 more)');
     expect(told(1, 2)).toContain("in 1 of the month's 2 enterprise-control changes (");
   });
 

@@ -25,6 +25,15 @@ function inRevisions(revisions: number, of: number): string {
   return `in ${formatValue(revisions, 'integer')} of the month's ${plural(of, 'enterprise-control change')}`;
 }
 
+/** Settings named in the sentence at most: a usual month's all of them, a busy month's first ones. */
+const NAMED_SETTINGS = 6;
+
+/** The settings by name, the first {@link NAMED_SETTINGS}, then how many more. */
+function namedPaths(paths: readonly string[]): string {
+  if (paths.length <= NAMED_SETTINGS) return listed(paths);
+  return `${paths.slice(0, NAMED_SETTINGS - 1).join(', ')} and ${formatValue(paths.length - NAMED_SETTINGS + 1, 'integer')} more`;
+}
+
 type UsersFact = Extract<ChangeFact, { kind: 'users' }>;
 
 /** `1 new, 0 no longer active` (and who moved in and out of a scope): who makes up the month's active users. */
@@ -41,7 +50,7 @@ function sentence(fact: ChangeFact, scope: string | null, activeTurnover?: Users
     case 'security':
       // Settings are counted once however often they changed; how often is told in revisions, the
       // unit of the "Enterprise-control changes" figure beside the paragraph.
-      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''}, ${inRevisions(fact.revisions, fact.ofRevisions)} (${fact.paths.slice(0, 3).join(', ')}${fact.paths.length > 3 ? ', ...' : ''}): see Enterprise controls.`;
+      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''}, ${inRevisions(fact.revisions, fact.ofRevisions)} (${namedPaths(fact.paths)}): see Enterprise controls.`;
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';
