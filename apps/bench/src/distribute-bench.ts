@@ -4,7 +4,9 @@
  * directory the PDF of everyone under them (about 400 at 10,000 users) and each cost-center owner
  * their cost center's workbook, delivered to a real SMTP server on loopback. Figures: the run end to
  * end, its peak RSS (the orgreport process), and the cost of one more scope (the run of every scope
- * against a shard of a few).
+ * against a shard of a few); beside each time, the run's yardstick (the store bench's: a year's
+ * credits per user, queried from the same store synced a year back), so that runs on machines of
+ * different speeds compare.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { SMTPServer } from 'smtp-server';
 import { forkChild } from './children.ts';
 import { round } from './numbers.ts';
 import { peakRssKb } from './process-stats.ts';
-import type { BenchCalendar } from './protocol.ts';
+import { type BenchCalendar, YARDSTICK_SQL } from './protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BUILT = join(ROOT, 'apps/report-cli/dist/main.js');
@@ -103,6 +105,7 @@ export async function distributeCases(
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const figures: DistributeFigure[] = [];
+  let yardstick: number | undefined;
   const emulator = forkChild('./emulator-child.ts', { users, latencyMs: 0, today, seed, month }, [
     '--max-old-space-size=8192',
   ]);
@@ -195,15 +198,34 @@ export async function distributeCases(
       unit: 's',
       ...(users === 10_000 && { target: `< ${TARGET_SCOPE_SECONDS} s`, ok: perScope < TARGET_SCOPE_SECONDS }),
     });
+    // The machine's speed in this run: the yardstick, after the distribution so as not to slow it.
+    await orgreport(['sync', '--store', store, '--today', today, '-q'], env, work);
+    const year = await orgreport(
+      ['query', '--store', store, '--format', 'csv', '--max-rows', '1000000', YARDSTICK_SQL],
+      env,
+      work,
+    );
+    yardstick = year.seconds;
+    figures.push({
+      users,
+      case: `query: 12-month sum per user, the run's yardstick (${year.stdout.trim().split('\n').length - 1} users; the process, start included)`,
+      value: round(year.seconds, 2),
+      unit: 's',
+    });
   } finally {
     await smtp.close();
     emulator.process.send('stop');
     await emulator.next('emulator-done').catch(() => undefined);
     await emulator.exited;
   }
+  // Each time also as yardsticks of this run: the figure to compare with another machine's.
+  const inYardsticks = (f: DistributeFigure) =>
+    f.unit === 's' && yardstick && !f.case.includes('yardstick')
+      ? ` (${round(f.value / yardstick, 2)} yardsticks)`
+      : '';
   for (const f of figures) {
     log(
-      `| ${f.users.toLocaleString('en-US')} | ${f.case} | ${f.value} ${f.unit} | ${f.target ?? ''} | ${f.ok === undefined ? '' : f.ok ? 'met' : 'missed'} |`,
+      `| ${f.users.toLocaleString('en-US')} | ${f.case} | ${f.value} ${f.unit}${inYardsticks(f)} | ${f.target ?? ''} | ${f.ok === undefined ? '' : f.ok ? 'met' : 'missed'} |`,
     );
   }
   return figures;

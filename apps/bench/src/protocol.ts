@@ -138,3 +138,11 @@ export interface ChildError {
   kind: 'error';
   message: string;
 }
+
+/**
+ * The machine's yardstick in every bench run (`orgreport query --format csv`): a year's credits per
+ * user, over the 10k store synced from the API's first day to the bench's today (2026-11-22). Its
+ * time on the quiet machines where targets were set is `REFERENCE_YARDSTICK_S` (scaling.ts).
+ */
+export const YARDSTICK_SQL =
+  "SELECT user_id, sum(billable_tokens) AS credits FROM user_days WHERE month BETWEEN '2025-12' AND '2026-11' GROUP BY user_id";

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { forkChild } from './children.ts';
 import { median, round } from './numbers.ts';
 import { freshPagesMb, peakRssKb } from './process-stats.ts';
-import type { BenchCalendar, WorkbookDone } from './protocol.ts';
+import { type BenchCalendar, type WorkbookDone, YARDSTICK_SQL } from './protocol.ts';
 
 // The built CLI, as an installed package runs it (the workspace's bin would compile the sources first).
 const CLI = fileURLToPath(new URL('../../report-cli/dist/main.js', import.meta.url));
@@ -375,7 +375,7 @@ export async function storeCases(
         'csv',
         '--max-rows',
         '1000000',
-        "SELECT user_id, sum(billable_tokens) AS credits FROM user_days WHERE month BETWEEN '2025-12' AND '2026-11' GROUP BY user_id",
+        YARDSTICK_SQL,
       ]);
       const rows = query.stdout.trim().split('\n').length - 1;
       add({
