@@ -4,29 +4,20 @@
  * fallback is named; a character it has is drawn the same whatever the fallback.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBrowser } from './__fixtures__/browser.ts';
 import { DEFAULT_FONT_FACES, fontFaceCss, glyphsOf } from './fonts.ts';
 
 const TEXT = 'Credits rose 13.2% to 1,299,456,839 — Acme’s “what changed”: ▲ +4.2 pp, café, 5 × 3 ≥ 1…';
 
 let browser: Browser;
-let dir: string;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'orgreport-fonts-'));
-  browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    userDataDir: dir,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  ({ browser, close } = await startTestBrowser());
 });
 afterAll(async () => {
-  await browser?.close();
-  await rm(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 /** Characters of `text` that "Report Sans" (from `css`) does not draw itself, at each weight. */

@@ -3,13 +3,11 @@
  * 14 mm margins), with values as long as real ones (addresses, setting names, JSON values). Laid
  * out by Chromium in print media, as the PDF is: a table wider than the page is cut at its edge.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildReportModel, type PeopleDirectory } from '@orgreport/metrics';
 import { buildSnapshot, userDay } from '@orgreport/metrics/testing';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBrowser } from './__fixtures__/browser.ts';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { renderHtml } from './html.ts';
 
@@ -17,19 +15,12 @@ import { renderHtml } from './html.ts';
 const PAGE_TEXT_WIDTH = Math.floor(((210 - 2 * 14) / 25.4) * 96);
 
 let browser: Browser;
-let dir: string;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'orgreport-layout-'));
-  browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    userDataDir: dir,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  ({ browser, close } = await startTestBrowser());
 });
 afterAll(async () => {
-  await browser?.close();
-  await rm(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 /** The tables of `html` wider than the page's text, by their section's id and the table's class. */
