@@ -409,7 +409,7 @@ describe('secrets: the key is never written or printed; secrets are known by wha
     const html = decodeEntities(fileText(join(dir, listFiles(dir).find((f) => f.endsWith('.html'))!)));
     expect(html).toContain('Security-relevant changes');
     expect(html).toMatch(
-      /restrictApiKeyCreationToManagers<\/td><td class="wrap code">true<\/td><td class="wrap code">false/,
+      /restrict<wbr>Api<wbr>Key<wbr>Creation<wbr>To<wbr>Managers<\/td><td class="wrap code value">true<\/td><td class="wrap code value">false/,
     );
   }, 120_000);
 
