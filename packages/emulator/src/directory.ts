@@ -10,7 +10,6 @@
  * that lags behind.
  */
 import { addDays, lastCompleteMonth, monthPeriod } from '@orgreport/api-core';
-import { REPOSITORIES } from './catalog.ts';
 import type { Organization } from './organization.ts';
 import { hash32 } from './prng.ts';
 
@@ -64,10 +63,10 @@ export function directoryOf(org: Organization): DirectoryEntry[] {
   const email = (index: number) => org.identity(index).email;
   const location = (index: number) =>
     LOCATIONS[hash32(org.seed, TAG_DIRECTORY + 2, index) % LOCATIONS.length]!;
-  // Each repository goes to the team that owns its kind (the catalog's), as a real directory has it.
+  // Each repository goes to the team that owns its kind, as a real directory has it.
   const repos = (t: number) =>
     org.repositories
-      .filter((_, i) => REPOSITORIES[i % REPOSITORIES.length]!.team === DIRECTORY_TEAMS[t]!.team)
+      .filter((r) => r.team === DIRECTORY_TEAMS[t]!.team)
       .map((r) => r.url)
       .join(';');
   // Each team's lead is its first listed member after the leaders; the others are in squads of

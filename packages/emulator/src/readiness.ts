@@ -16,6 +16,8 @@ export interface Repository {
   id: string;
   url: string;
   apps: Readonly<Record<string, string>>;
+  /** The team of the people directory that owns it (the catalog's, by its kind). */
+  team: string;
 }
 
 /** The organization's repositories (names cycle through the catalog with a numeric suffix). */
@@ -30,7 +32,7 @@ export function buildRepositories(count: number, orgSlug: string, hostile: boole
       hostile && i === 1
         ? `https://git.example.com/${orgSlug}/${hostileAt(0)}`
         : `https://git.example.com/${id}`;
-    return { id, url, apps: base.apps };
+    return { id, url, apps: base.apps, team: base.team };
   });
 }
 

@@ -4,25 +4,17 @@
  * fallback is named; a character it has is drawn the same whatever the fallback.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBrowser } from './__fixtures__/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestBrowser } from './__fixtures__/browser.ts';
 import { DEFAULT_FONT_FACES, fontFaceCss, glyphsOf } from './fonts.ts';
 
 const TEXT = 'Credits rose 13.2% to 1,299,456,839 — Acme’s “what changed”: ▲ +4.2 pp, café, 5 × 3 ≥ 1…';
 
-let browser: Browser;
-let close: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ browser, close } = await startTestBrowser());
-});
-afterAll(async () => {
-  await close?.();
-});
+const browser = useTestBrowser();
 
 /** Characters of `text` that "Report Sans" (from `css`) does not draw itself, at each weight. */
 async function notCovered(css: string, text: string): Promise<string[]> {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   try {
     await page.setContent(`<style>${css}</style><p>x</p>`);
     // Runs in the page (written as text: this package is typed without the DOM's types).

@@ -5,27 +5,19 @@
  */
 import { buildReportModel, type PeopleDirectory } from '@orgreport/metrics';
 import { buildSnapshot, userDay } from '@orgreport/metrics/testing';
-import type { Browser } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBrowser } from './__fixtures__/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestBrowser } from './__fixtures__/browser.ts';
 import { makeFixtureModel } from './__fixtures__/report-model.ts';
 import { renderHtml } from './html.ts';
 
 /** The text's width on an A4 page with 14 mm margins, in CSS pixels (96 per inch). */
 const PAGE_TEXT_WIDTH = Math.floor(((210 - 2 * 14) / 25.4) * 96);
 
-let browser: Browser;
-let close: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ browser, close } = await startTestBrowser());
-});
-afterAll(async () => {
-  await close?.();
-});
+const browser = useTestBrowser();
 
 /** The tables of `html` wider than the page's text, by their section's id and the table's class. */
 async function tablesPastTheEdge(html: string): Promise<string[]> {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   try {
     await page.setViewport({ width: PAGE_TEXT_WIDTH, height: 1000 });
     await page.emulateMediaType('print');
