@@ -84,6 +84,29 @@ describe("a manager's short report", () => {
     for (const pdf of idle) expect(pageText(join(out, pdf), 1), pdf).not.toContain('every seat was used');
   });
 
+  it('says what to do with every idle seat, which repositories fail the weakest criterion, and names clients in words', () => {
+    const pdfs = readdirSync(out).filter((f) => f.endsWith('.pdf'));
+    let seats = 0;
+    let readiness = 0;
+    for (const pdf of pdfs) {
+      const file = join(out, pdf);
+      const text = Array.from({ length: pages(file) }, (_, i) => pageText(file, i + 1)).join(' ');
+      // A dormant seat's row: created, last active, last sign-in, then what to do with it.
+      const day = '(?:\\d{4}-\\d{2}-\\d{2}|none)';
+      const rows = text.match(new RegExp(`${day} ${day} ${day}(?= )`, 'g')) ?? [];
+      const done = text.match(new RegExp(`${day} ${day} ${day} (?:reclaim|ask)\\b`, 'g')) ?? [];
+      expect(done.length, pdf).toBe(rows.length);
+      seats += rows.length;
+      if (text.includes('Work on "')) {
+        expect(text, pdf).toMatch(/Work on "[^"]+"\. .*?Not passed in acme-robotics\/[a-z-]+/);
+        readiness++;
+      }
+      expect(text, pdf).not.toMatch(/terminal-ui|non-interactive-cli/);
+    }
+    expect(seats).toBeGreaterThan(0);
+    expect(readiness).toBeGreaterThan(0);
+  });
+
   it("states the scope's own figures and its people by their names", () => {
     for (const model of models) {
       const label = model.scope!.label;

@@ -18,6 +18,7 @@ export {
   type FigureRule,
   RULES_ACROSS,
 } from './figure-rules.ts';
+export { clientName } from './internal/transforms/clients.ts';
 export { CHANGED_REDACTED, diffSettings, SECURITY_SETTINGS } from './internal/transforms/controls.ts';
 export { MIX_TOLERANCE, USERS_TOTAL_TOLERANCE } from './internal/transforms/data-quality.ts';
 export { READINESS_LEVEL_NAMES } from './internal/transforms/readiness.ts';

@@ -4,7 +4,7 @@
  */
 import type { ActionFact, BriefSection, PersonRef, ReportModel } from '@orgreport/metrics';
 import { shortText } from './display-text.ts';
-import { formatCurrency, formatValue } from './format.ts';
+import { formatCurrency, formatList, formatRepository, formatValue } from './format.ts';
 
 /** One action as a reader reads it. */
 export interface ActionText {
@@ -23,6 +23,8 @@ export interface ActionText {
 export const MAX_NAMED = 8;
 /** The longest name an action shows. */
 const MAX_NAME = 80;
+/** Repositories a readiness action names at most; the Readiness page lists them all. */
+const MAX_REPOSITORIES = 4;
 
 const int = (n: number) => formatValue(n, 'integer');
 const pct = (n: number | null) => formatValue(n, 'share');
@@ -115,7 +117,7 @@ function actionText(a: ActionFact, model: ReportModel): ActionText {
       return {
         kind: a.kind,
         title: `Work on "${a.criterion}"`,
-        text: `It is the weakest readiness criterion in your repositories: passed in ${int(a.passed)} of ${plural(a.evaluated, 'repository', 'repositories')}${a.meanScore !== null ? `, mean score ${pct(a.meanScore)}` : ''}${a.level !== null ? ` (a level-${a.level} criterion)` : ''}.`,
+        text: `It is the weakest readiness criterion in your repositories: passed in ${int(a.passed)} of ${plural(a.evaluated, 'repository', 'repositories')}${a.meanScore !== null ? `, mean score ${pct(a.meanScore)}` : ''}${a.level !== null ? ` (a level-${a.level} criterion)` : ''}.${a.failing.length > 0 ? ` Not passed in ${formatList(a.failing.map(formatRepository), MAX_REPOSITORIES)}.` : ''}`,
         people: [],
         morePeople: 0,
       };

@@ -122,6 +122,16 @@ export function formatInstant(iso: string): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/**
+ * Names joined as a reader lists them (`A`, `A and B`, `A, B and C`); past `max` names, the first
+ * `max - 1` and how many more (`A, B and 3 more`).
+ */
+export function formatList(names: readonly string[], max = Number.POSITIVE_INFINITY): string {
+  if (names.length > max && max > 1)
+    return `${names.slice(0, max - 1).join(', ')} and ${formatValue(names.length - max + 1, 'integer')} more`;
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 /** A repository URL without scheme and host (`acme/api`), the part that tells repositories apart. */
 export function formatRepository(url: string): string {
   return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]+\//i, '') || url;

@@ -174,6 +174,31 @@ describe('renderHtml', () => {
     expect(section).not.toContain('{"name"');
   });
 
+  it('names the clients in words, and one the specification does not list as the API sent it', async () => {
+    const unlisted = makeFixtureModel();
+    unlisted.clients = [
+      ...unlisted.clients,
+      { client: 'ide-plugin', avg_dau: 0.5, peak_dau: 1, user_days: 2 },
+    ];
+    const html = await renderHtml(unlisted, { embedFonts: false });
+    const section = text(
+      html.slice(html.indexOf('id="adoption"'), html.indexOf('</section>', html.indexOf('id="adoption"'))),
+    );
+    for (const name of ['Terminal, interactive', 'Web application', 'Command line, automated', 'ide-plugin'])
+      expect(section).toContain(name);
+    expect(section).not.toContain('terminal-ui');
+  });
+
+  it("heads each data-quality finding by its sentence, not by the kind's id (kept for the workbook and the JSON)", async () => {
+    const html = await renderHtml(model, { embedFonts: false });
+    const section = text(html.slice(html.indexOf('id="data-quality"')));
+    expect(model.dataQuality.length).toBeGreaterThan(1);
+    for (const finding of model.dataQuality) {
+      expect(section).not.toContain(finding.kind);
+      expect(section).toContain(finding.message.slice(0, 30));
+    }
+  });
+
   it('lists dormant seats as a capped table of e-mail, name and creation day', async () => {
     const many = makeFixtureModel();
     many.seats.dormant_users = Array.from({ length: 30 }, (_, i) => ({

@@ -3,14 +3,10 @@
  * report's formatter: the PDF, the HTML and the e-mail tell it the same way.
  */
 import type { ChangeFact, ReportModel } from '@orgreport/metrics';
-import { formatFigure, formatFigureChange, formatValue } from './format.ts';
+import { formatFigure, formatFigureChange, formatList, formatValue } from './format.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${formatValue(n, 'integer')} ${n === 1 ? one : many}`;
-
-/** Names joined as a reader lists them: `A`, `A and B`, `A, B and C`. */
-const listed = (names: readonly string[]) =>
-  names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
 /** A name in the possessive: `Team Platform’s`, `Team Payments’`. */
 export function possessive(name: string): string {
@@ -25,14 +21,8 @@ function inRevisions(revisions: number, of: number): string {
   return `in ${formatValue(revisions, 'integer')} of the month's ${plural(of, 'enterprise-control change')}`;
 }
 
-/** Settings named in the sentence at most: a usual month's all of them, a busy month's first ones. */
+/** Settings named in the sentence at most: a usual month's all of them, a busy month's first ones, then how many more. */
 const NAMED_SETTINGS = 6;
-
-/** The settings by name, the first {@link NAMED_SETTINGS}, then how many more. */
-function namedPaths(paths: readonly string[]): string {
-  if (paths.length <= NAMED_SETTINGS) return listed(paths);
-  return `${paths.slice(0, NAMED_SETTINGS - 1).join(', ')} and ${formatValue(paths.length - NAMED_SETTINGS + 1, 'integer')} more`;
-}
 
 type UsersFact = Extract<ChangeFact, { kind: 'users' }>;
 
@@ -50,7 +40,7 @@ function sentence(fact: ChangeFact, scope: string | null, activeTurnover?: Users
     case 'security':
       // Settings are counted once however often they changed; how often is told in revisions, the
       // unit of the "Enterprise-control changes" figure beside the paragraph.
-      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${listed(fact.organizations)}` : ''}, ${inRevisions(fact.revisions, fact.ofRevisions)} (${namedPaths(fact.paths)}): see Enterprise controls.`;
+      return `${plural(fact.paths.length, 'security-relevant enterprise setting')} changed this month${fact.organizations?.length ? ` in ${formatList(fact.organizations)}` : ''}, ${inRevisions(fact.revisions, fact.ofRevisions)} (${formatList(fact.paths, NAMED_SETTINGS)}): see Enterprise controls.`;
     case 'figure': {
       const f = fact.figure;
       const verb = (f.change ?? 0) > 0 ? 'rose' : 'fell';

@@ -5,7 +5,7 @@
  * markup this package generated itself (ECharts SVG, @font-face CSS), never data.
  */
 
-import type { Figure, PersonRef } from '@orgreport/metrics';
+import { clientName, type Figure, type PersonRef } from '@orgreport/metrics';
 import Handlebars from 'handlebars';
 import { personLabel } from '../actions.ts';
 import { shortText as cut, escapeHtml } from '../display-text.ts';
@@ -152,6 +152,8 @@ export function createReportEnvironment(): typeof Handlebars {
     para: (v) => (v === null || v === undefined ? '' : shortText(v, MAX_PARAGRAPH_TEXT)),
     detailList: (v) => shortText(detailLines(v, { maxLines: MAX_DETAILS }).join('; '), MAX_PARAGRAPH_TEXT),
     detailLines: (v) => detailLines(v, { maxLines: MAX_DETAILS }).map((l) => shortText(l, MAX_DETAIL_LINE)),
+    /** A client type in a reader's words (`Web application`); an unlisted one as the API sent it. */
+    client: (v) => (typeof v === 'string' ? shortText(clientName(v)) : NOT_AVAILABLE),
     /** A repository by the path that names it (`acme/api`), as the readiness chart labels it. */
     repository: (v) => (typeof v === 'string' ? shortText(formatRepository(v)) : NOT_AVAILABLE),
     /**

@@ -1,8 +1,25 @@
 /**
  * Daily active users by client type over a span.
  */
-import { type ActivityDay, CLIENT_TYPES } from '@orgreport/api-core';
+import { type ActivityDay, CLIENT_TYPES, type ClientType } from '@orgreport/api-core';
 import type { ClientRow } from '../../model.ts';
+
+/** What each client type of the API specification is, in a reader's words. */
+const CLIENT_NAMES: Readonly<Record<ClientType, string>> = {
+  'terminal-ui': 'Terminal, interactive',
+  web: 'Web application',
+  'non-interactive-cli': 'Command line, automated',
+};
+
+/**
+ * A client type in a reader's words; one the API specification does not list, as the API sent it.
+ *
+ * @example
+ * clientName('non-interactive-cli') // 'Command line, automated'
+ */
+export function clientName(client: string): string {
+  return Object.hasOwn(CLIENT_NAMES, client) ? CLIENT_NAMES[client as ClientType] : client;
+}
 
 /**
  * Mean, peak and sum of each client's DAU over the span's `/activity` days (known client types

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { runOf } from '../../internal/run.ts';
 import { field } from '../../internal/sheet-columns.ts';
-import { clientDau } from '../../internal/transforms/clients.ts';
+import { clientDau, clientName } from '../../internal/transforms/clients.ts';
 import { unknownClients } from '../../internal/transforms/schema-drift.ts';
 import { listSheet } from '../../list-sheet.ts';
 import type { DataQualityFinding, DormantSeat, UserMonthRow } from '../../model.ts';
@@ -98,7 +98,7 @@ export const adoption = builtinSection('clients', {
       id: 'clients',
       title: 'Average daily active users by client',
       rows: organization.clients.map((c) => ({
-        label: c.client,
+        label: clientName(c.client),
         value: c.avg_dau,
         kind: 'decimal' as const,
       })),

@@ -127,7 +127,12 @@ describe('what to do this month', () => {
   });
 
   it("names the weakest readiness criterion of the scope's repositories", () => {
-    expect(action(model, 'readiness')).toMatchObject({ criterion: 'unit_tests', meanScore: 0, passed: 0 });
+    expect(action(model, 'readiness')).toMatchObject({
+      criterion: 'unit_tests',
+      meanScore: 0,
+      passed: 0,
+      failing: ['https://git.x.test/platform'],
+    });
   });
 
   it("states the scope's bill: its share of the organization's allocation", () => {

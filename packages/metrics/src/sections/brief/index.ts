@@ -62,6 +62,8 @@ export type ActionFact =
       meanScore: number | null;
       passed: number;
       evaluated: number;
+      /** The repositories whose latest report scores the criterion below its full mark, by URL. */
+      failing: string[];
     };
 
 export interface BriefSection {
@@ -180,6 +182,9 @@ function readinessAction(run: Run): ActionFact | null {
     meanScore: weakest.mean_score,
     passed: weakest.passed,
     evaluated: weakest.evaluated,
+    failing: run.current.repos
+      .filter((r) => r.criteria.some((c) => c.criterion === weakest.criterion && c.status === 'partial'))
+      .map((r) => r.repo_url),
   };
 }
 

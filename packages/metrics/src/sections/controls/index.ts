@@ -77,7 +77,7 @@ export const controls = builtinSection('controls', {
       title: 'Enterprise-control changes',
       rows: [
         {
-          label: 'Changes this month',
+          label: 'Revisions of the settings this month',
           value: organization.controls.changes.length,
           kind: 'integer' as const,
         },
