@@ -103,8 +103,12 @@ describe('monthly --deliver', () => {
     const run = await cli(args, { env });
     expect(run.code, run.err).toBe(0);
     const pdf = readdirSync(out).find((f) => f.endsWith('.pdf'))!;
-    // The folder holds the PDF byte for byte.
-    expect(readFileSync(join(dir, 'shared', pdf)).equals(readFileSync(join(out, pdf)))).toBe(true);
+    const json = readdirSync(out).find((f) => f.endsWith('.json') && f.startsWith('orgreport-'))!;
+    // A target that stores documents takes every document the run rendered (--formats): the folder
+    // holds the PDF and the JSON byte for byte, and nothing else (no snapshot).
+    expect(readdirSync(join(dir, 'shared')).sort()).toEqual([json, pdf].sort());
+    for (const file of [pdf, json])
+      expect(readFileSync(join(dir, 'shared', file)).equals(readFileSync(join(out, file)))).toBe(true);
     // The bucket, read back by a client of its own.
     const client = new S3Client({
       endpoint: s3Url,
@@ -113,7 +117,9 @@ describe('monthly --deliver', () => {
       credentials: { accessKeyId: S3_KEY, secretAccessKey: S3_SECRET },
     });
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'reports', Prefix: 'orgreport/' }));
-    expect(listed.Contents?.map((o) => o.Key)).toEqual([`orgreport/2026-10/${pdf}`]);
+    expect(listed.Contents?.map((o) => o.Key).sort()).toEqual(
+      [`orgreport/2026-10/${json}`, `orgreport/2026-10/${pdf}`].sort(),
+    );
     const object = await client.send(
       new GetObjectCommand({ Bucket: 'reports', Key: `orgreport/2026-10/${pdf}` }),
     );
@@ -144,6 +150,17 @@ describe('monthly --deliver', () => {
     const already = /, already delivered to (.*) \(not sent again\)\n$/.exec(again.out)?.[1]?.split(', ');
     expect(already?.map((t) => t.split(':')[0]).sort()).toEqual(['dir', 's3', 'webhook']);
     expect(again.out).not.toMatch(/, delivered to/);
+  }, 120_000);
+
+  it('delivers the formats asked for to a folder, and renders no PDF that neither --formats nor a mail asks for', async () => {
+    const dir = tempDir('orgreport-deliver-');
+    const out = join(dir, 'out');
+    const args = ['monthly', '--month', '2026-10', '--formats', 'json,html', '--out', out];
+    const run = await cli([...args, '--deliver', `dir:${join(dir, 'shared')}`], { env: envFor(emulator) });
+    expect(run.code, run.err).toBe(0);
+    const documents = readdirSync(out).filter((f) => f.startsWith('orgreport-'));
+    expect(documents.map((f) => f.slice(f.lastIndexOf('.'))).sort()).toEqual(['.html', '.json']);
+    expect(readdirSync(join(dir, 'shared')).sort()).toEqual(documents.sort());
   }, 120_000);
 
   it('delivers to teams:VARNAME, the Workflows URL read from the variable it names', async () => {

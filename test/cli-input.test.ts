@@ -39,6 +39,20 @@ describe('orgreport monthly with bad input', () => {
     expect(result.err).toMatch(/no API key: set ORGREPORT_API_KEY/);
   });
 
+  it('a key pasted with its line break exits 3, says so before any request, and prints no part of it', async () => {
+    const env = envFor(emulator);
+    const requestsBefore = emulator.requestLog.length;
+    const result = await cli(['monthly', '--month', '2026-10', '--out', tempDir()], {
+      env: { ...env, ORGREPORT_API_KEY: `${env.ORGREPORT_API_KEY}\nsecond-line` },
+    });
+    expect(result.code, result.err).toBe(3);
+    expect(result.err).toMatch(/the API key holds a line break, a space or another character no key has/);
+    expect(result.err).not.toMatch(/network|Check the base URL/);
+    expect(result.err + result.out).not.toContain(env.ORGREPORT_API_KEY!);
+    expect(result.err + result.out).not.toContain('second-line');
+    expect(emulator.requestLog.length).toBe(requestsBefore);
+  });
+
   it('a member key exits 3 and says which role is needed, without printing the key', async () => {
     const out = tempDir();
     const result = await cli(['monthly', '--month', '2026-10', '--out', out], {

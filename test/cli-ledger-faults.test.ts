@@ -1,10 +1,10 @@
 /**
- * A shared ledger that cannot be used stops `distribute` before anything is fetched or sent, with
+ * A shared ledger that cannot be used stops `distribute` (and `monthly --deliver`) before anything is fetched or sent, with
  * the exit code of who is to fix it and a message that says what: a bucket that does not exist or
  * credentials S3 refuses (2), a Postgres that refuses the connection (1), refuses the password (2)
  * or holds tables of another schema version (2). The Postgres password is in no output.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '@orgreport/emulator';
 import { freePort, startPostgres, type TestPostgres } from '@orgreport/test-servers/postgres';
@@ -67,6 +67,38 @@ async function distribute(env: Record<string, string>, ...extra: string[]) {
 }
 
 describe('a shared ledger that cannot be used', () => {
+  it('stops monthly --deliver before anything is fetched or written', async () => {
+    const port = await freePort();
+    const dir = tempDir('orgreport-ledger-monthly-');
+    const out = join(dir, 'out');
+    const requests = emulator.requestLog.length;
+    const run = await cli(
+      [
+        'monthly',
+        '--month',
+        '2026-10',
+        '--formats',
+        'json',
+        '--out',
+        out,
+        '--deliver',
+        `dir:${join(dir, 'shared')}`,
+      ],
+      {
+        env: {
+          ...envFor(emulator),
+          ORGREPORT_LEDGER: `postgres://orgreport:${pg.password}@127.0.0.1:${port}/postgres`,
+        },
+      },
+    );
+    expect(run.code, run.err).toBe(1);
+    expect(run.err).toMatch(/could not connect to the ledger's Postgres/);
+    expect(emulator.requestLog.length - requests).toBe(0);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(dir, 'shared'))).toBe(false);
+    expect(run.err + run.out).not.toContain(pg.password);
+  });
+
   it('on S3: a missing bucket, refused credentials (exit 2, the secret key not shown)', async () => {
     const missing = await distribute(s3.env, '--ledger', 's3://no-such-bucket/ledger/');
     expect(missing.code, missing.err).toBe(2);

@@ -47,7 +47,9 @@ describe('the workspace', () => {
 
   it("documents every command of `orgreport --help` in the manual's command reference", () => {
     const help = execFileSync('pnpm', ['exec', 'orgreport', '--help'], { cwd: root, encoding: 'utf8' });
-    const commands = [...help.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    // The list of commands: from "Commands:" to the first blank line.
+    const list = help.split(/\nCommands:\n/)[1]?.split(/\n\n/)[0] ?? '';
+    const commands = [...list.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(commands).toContain('monthly');
     const reference = readFileSync(new URL('docs/commands.md', root), 'utf8');
     for (const command of commands) expect(reference).toContain(`\`orgreport ${command} `);

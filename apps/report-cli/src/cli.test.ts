@@ -14,6 +14,15 @@ describe('run()', () => {
     expect(io.out()).toMatch(/3 {2}authentication or permission/);
   });
 
+  it('starts a newcomer in --help: the demo command, and the manual, a file the repository holds', async () => {
+    const io = memoryIo();
+    expect(await run(['--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/^ {2}orgreport monthly --demo /m);
+    const manual = /The manual: (\S+) in orgreport's repository/.exec(io.out());
+    expect(manual, io.out()).not.toBeNull();
+    await readFile(new URL(`../../../${manual![1]}`, import.meta.url), 'utf8');
+  });
+
   it("points distribute's help to the plan that reaches cost-center owners, a file the repository holds", async () => {
     const io = memoryIo();
     expect(await run(['distribute', '--help'], io)).toBe(0);
@@ -28,7 +37,8 @@ describe('run()', () => {
   it('gives every command that runs an example in its --help', async () => {
     // Every leaf of the command tree, from the top-level help down.
     const commandsOf = (help: string) =>
-      [...(help.split(/\nCommands:\n/)[1] ?? '').matchAll(/^ {2}([a-z][a-z-]*)/gm)]
+      // The list of commands ends at the first blank line (what follows is the help's closing text).
+      [...(help.split(/\nCommands:\n/)[1]?.split(/\n\n/)[0] ?? '').matchAll(/^ {2}([a-z][a-z-]*)/gm)]
         .map((m) => m[1]!)
         .filter((c) => c !== 'help');
     const leaves: string[][] = [];

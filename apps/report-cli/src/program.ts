@@ -25,6 +25,12 @@ import type { CommandContext } from './context.ts';
 import { exitWith } from './options.ts';
 
 export const EXIT_CODES_HELP = `
+Start here:
+  orgreport monthly --demo            last month's report of a demo organization (no key needed)
+  orgreport monthly --month 2026-10   a month of yours (ORGREPORT_BASE_URL, ORGREPORT_API_KEY)
+  orgreport <command> --help          a command's flags, defaults and examples
+The manual: docs/README.md in orgreport's repository (a page per command and capability).
+
 Exit codes:
   0  done
   1  anything else (network or server failure, mail not sent, limits not applied)

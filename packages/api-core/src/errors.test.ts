@@ -39,6 +39,19 @@ describe('ApiError.from', () => {
     expect(other.constructor).toBe(ApiError);
   });
 
+  it('sends a 404 of a list to the base URL, and one of a resource by id to the id', () => {
+    const list = ApiError.from({ ...base, status: 404, title: 'File not found' });
+    expect(list.message).toMatch(/Check the base URL: this list always exists/);
+    expect(list.message).not.toContain('Check the id');
+    const session = ApiError.from({
+      ...base,
+      operation: 'sessions.get',
+      url: 'http://api.test/s/1',
+      status: 404,
+    });
+    expect(session.message).toContain('Check the id: it does not exist or the key cannot see it.');
+  });
+
   it('carries title, detail, request id, operation, method and url in fields and message', () => {
     const e = ApiError.from({
       ...base,

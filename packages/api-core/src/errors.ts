@@ -137,11 +137,22 @@ export class PermissionDeniedError extends ApiError {
   }
 }
 
-/** 404: the resource (a session, a message) does not exist or is not visible to the key. */
+/** Operations on one resource by its id (a session, a user's credit limit); the others are lists that always exist. */
+const BY_ID = /\.(get|update|set)$/;
+
+/**
+ * 404: the resource (a session, a message) does not exist or is not visible to the key; for a list,
+ * which always exists, the base URL does not point at the API.
+ */
 export class NotFoundError extends ApiError {
   override readonly name: string = 'NotFoundError';
   constructor(details: ApiErrorDetails) {
-    super(details, 'Check the id: it does not exist or the key cannot see it.');
+    super(
+      details,
+      BY_ID.test(details.operation)
+        ? 'Check the id: it does not exist or the key cannot see it.'
+        : "Check the base URL: this list always exists on the service's API, so the URL does not point at it.",
+    );
   }
 }
 

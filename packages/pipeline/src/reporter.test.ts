@@ -47,9 +47,12 @@ describe('Reporter', () => {
 });
 
 describe('formatBytes', () => {
-  it('uses binary units with one decimal', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 kB');
-    expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MB');
+  it('uses decimal units, as its labels say, with one decimal', () => {
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(1500)).toBe('1.5 kB');
+    expect(formatBytes(679_060)).toBe('679.1 kB');
+    expect(formatBytes(999_960)).toBe('1.0 MB');
+    expect(formatBytes(73_012_345)).toBe('73.0 MB');
+    expect(formatBytes(5e9)).toBe('5.0 GB');
   });
 });

@@ -92,14 +92,14 @@ export class Reporter implements Logger {
   }
 }
 
-/** `1234567` as `1.2 MB`. */
+/** `1234567` as `1.2 MB`: decimal units (1 kB = 1,000 bytes), as `ls --si` and file managers show them. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1000) return `${bytes} B`;
   const units = ['kB', 'MB', 'GB'];
-  let value = bytes / 1024;
+  let value = bytes / 1000;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
     unit++;
   }
   return `${value.toFixed(1)} ${units[unit]}`;

@@ -247,6 +247,13 @@ export function requireConnection(config: ConnectionSettings): {
       'no API key: set ORGREPORT_API_KEY or "apiKey" in the config file (a Manager or Owner key for reports)',
     );
   }
+  // A key pasted with its line break (or a space) would fail every request as a bad header value,
+  // which reads as a network fault: say what it is instead, without the key.
+  if (/[^\x21-\x7e]/.test(config.apiKey)) {
+    throw new AuthError(
+      'the API key holds a line break, a space or another character no key has: set it again without it (ORGREPORT_API_KEY or "apiKey" in the config file)',
+    );
+  }
   return { apiKey: config.apiKey, baseUrl: config.baseUrl, appUrl: config.appUrl ?? config.baseUrl };
 }
 

@@ -26,7 +26,7 @@ export {
   forecastMonth,
   type MonthError,
 } from './forecast.ts';
-export { type AlertMessage, alertMessage } from './message.ts';
+export { type AlertMessage, alertMessage, moreCommand } from './message.ts';
 export {
   type BudgetSource,
   type BudgetTarget,

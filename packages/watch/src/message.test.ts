@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { alertMessage } from './message.ts';
 import type { Alert } from './types.ts';
@@ -42,6 +43,18 @@ describe('alertMessage', () => {
     ]);
     expect(m.documents).toEqual([]);
     expect(m.text).toContain('More:\n  orgreport query --store DIR "SELECT 1"\n  the monthly report\n');
+  });
+
+  it("gives a More command a shell runs as written, whatever the SQL's e-mail address holds", () => {
+    const sql = "SELECT * FROM user_days WHERE lower(user_email) = 'a`touch pwned`$(id)\\b!\"c@x.example'";
+    const more = alertMessage({ ...alert, more: { sql } })
+      .text.split('\n')
+      .find((l) => l.includes('orgreport query'))!;
+    // The command with `orgreport` swapped for a program that prints its arguments, one per line.
+    const printed = execFileSync('bash', ['-c', more.trim().replace(/^orgreport /, "printf '%s\\0' ")], {
+      encoding: 'utf8',
+    });
+    expect(printed.split('\0').slice(0, -1)).toEqual(['query', '--store', 'DIR', sql]);
   });
 
   it('names the person in the metadata, so that the message goes only to who may see them', () => {

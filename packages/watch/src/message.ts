@@ -37,6 +37,27 @@ function factValue(value: string | number | boolean | null): string {
 }
 
 /**
+ * A shell word: as it is when plain, else in double quotes when nothing in it is special there (SQL
+ * holds single quotes), else in single quotes, so that a pasted command runs nothing of its text.
+ */
+function shellWord(text: string): string {
+  if (/^[\w./:=@%+-]+$/.test(text)) return text;
+  if (!/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command line that shows more of an alert, safe to paste into a shell whatever its SQL holds
+ * (an e-mail address may hold a backtick or a dollar sign).
+ *
+ * @example
+ * moreCommand('./store', "SELECT 1 WHERE x = 'a'") // `orgreport query --store ./store "SELECT 1 WHERE x = 'a'"`
+ */
+export function moreCommand(store: string, sql: string): string {
+  return `orgreport query --store ${shellWord(store)} ${shellWord(sql)}`;
+}
+
+/**
  * The message of an alert, rendered once for every destination.
  *
  * @example
@@ -47,7 +68,7 @@ export function alertMessage(alert: Alert): AlertMessage {
   const detail = alert.threshold ? `${alert.period}, ${alert.threshold}` : alert.period;
   const facts = Object.entries(alert.figures).map(([label, value]) => ({ label, value: factValue(value) }));
   const more = [
-    ...(alert.more.sql ? [`orgreport query --store DIR "${alert.more.sql}"`] : []),
+    ...(alert.more.sql ? [moreCommand('DIR', alert.more.sql)] : []),
     ...(alert.more.document ? [alert.more.document] : []),
   ];
   const text = [

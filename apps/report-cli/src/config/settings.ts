@@ -242,7 +242,7 @@ export const SETTINGS = {
     flag: '--sections <list>',
     env: 'ORGREPORT_SECTIONS',
     help: 'sections in order: built-in ids and installed section packages',
-    default: 'the built-in sections (see Sections)',
+    default: 'the built-in sections (see docs/sections.md)',
     file: listOr(sectionList),
     fileNote: 'array or comma list',
   }),
@@ -250,7 +250,7 @@ export const SETTINGS = {
     flag: '--store <dir>',
     env: 'ORGREPORT_STORE',
     help: 'Parquet store folder: sync fills it, monthly fetches only what it lacks and reads the month from it, limits apply records the limits set in it',
-    default: 'none: each run fetches its months afresh',
+    default: 'none: each run fetches its months afresh (query, watch and rollup need one)',
     file: nonEmpty,
   }),
   organizationName: setting({
@@ -337,7 +337,7 @@ export const SETTINGS = {
   fileAccess: setting({
     flag: '--file-access <who>',
     env: 'ORGREPORT_FILE_ACCESS',
-    help: 'who may read the files a run creates (reports, snapshots, the store, the ledger): owner, or owner and group',
+    help: 'who may read the files a run creates (reports, snapshots, the store, the ledger): `owner` (the owner alone) or `group` (the owner and the group)',
     default: '`owner`',
     file: z.enum(['owner', 'group'], 'expected owner or group'),
   }),
@@ -351,7 +351,7 @@ export const SETTINGS = {
   deliver: setting({
     flag: '--deliver <targets>',
     env: 'ORGREPORT_DELIVER',
-    help: 'deliver the report (watch: the alerts) to these comma-separated targets: e-mail addresses, slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH, and the targets of --destinations packages',
+    help: 'deliver the report (watch: the alerts) to these comma-separated targets: e-mail addresses (the mail with the PDF), slack:#channel, teams[:VAR], webhook:URL, s3://bucket/prefix/, dir:PATH (the documents of --formats), and the targets of --destinations packages',
     default: 'none',
     file: listOr(z.array(nonEmpty).min(1, 'expected at least one target')),
     fileNote: 'array or comma list',

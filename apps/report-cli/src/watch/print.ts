@@ -6,7 +6,7 @@
  */
 
 import type { AlertPlan, OrganizationWatch, WatchDelivery, WatchRoute } from '@orgreport/pipeline/watch';
-import type { Alert, Backtest } from '@orgreport/watch';
+import { type Alert, type Backtest, moreCommand } from '@orgreport/watch';
 import type { TextOut } from '../io.ts';
 
 /** What the watch did with its alerts, for printing. */
@@ -41,21 +41,6 @@ function destinationsOf(alert: Alert, options: WatchPrinting) {
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
 const signed = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
-
-/**
- * A shell word: as it is when plain, else in double quotes when nothing in it is special there (SQL
- * holds single quotes), else in single quotes.
- */
-function shellWord(text: string): string {
-  if (/^[\w./:=@%+-]+$/.test(text)) return text;
-  if (!/["$`\\!]/.test(text)) return `"${text}"`;
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
-
-/** The command line that shows more of an alert. */
-export function moreCommand(store: string, sql: string): string {
-  return `orgreport query --store ${shellWord(store)} ${shellWord(sql)}`;
-}
 
 function alertLines(alert: Alert, options: WatchPrinting): string[] {
   const label = options.dryRun

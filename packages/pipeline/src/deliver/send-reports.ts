@@ -125,6 +125,17 @@ export async function openRunLedger(
 }
 
 /**
+ * Reaches the shared ledger of `--ledger`, when there is one, and lets it go: a ledger the run cannot
+ * reach or read (a server down, a bucket refused, another schema version) stops the run before
+ * anything is fetched or written, not after the documents are made.
+ */
+export async function checkSharedLedger(config: Settings, ctx: RunContext): Promise<void> {
+  if (!sharedLedger(config)) return;
+  const ledger = await openRunLedger(config, ctx);
+  await ledger.close();
+}
+
+/**
  * What the ledger says of each of `keys` now (for a plan's pending deliveries, a watch's outbox):
  * a shared ledger read for those keys, else every file ledger part read together (all new before
  * the first delivery).

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { MonthPeriod } from '@orgreport/api-core';
 import type { PeopleDirectory, ReportSection, ScopeSpec } from '@orgreport/metrics';
 import type { RunContext } from '../context.ts';
-import { checkTargets } from '../deliver/send-reports.ts';
+import { checkSharedLedger, checkTargets } from '../deliver/send-reports.ts';
 import { demoDirectory, withDemoPrices } from '../demo.ts';
 import { loadDirectory } from '../directory/read.ts';
 import { CliError, EXIT, UsageError } from '../errors.ts';
@@ -152,6 +152,7 @@ export async function produceMonthlyReports(
   if (config.scope) await parseScopeFlag(config.scope);
   checkDelivery(config);
   await checkTargets(reportTargets(config), config, ctx);
+  if (reportTargets(config).length > 0) await checkSharedLedger(config, ctx);
   if (options.attachXlsx && reportTargets(config).length === 0) {
     reporter.warn(
       '--attach-xlsx adds the workbook to what is sent: this run sends nothing (give --email or --deliver)',

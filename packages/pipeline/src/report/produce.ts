@@ -16,11 +16,17 @@ import type { DocumentReader } from '@orgreport/render/documents';
 import { type RenderWarmup, warmUpRendering } from '@orgreport/render/warmup';
 import { writeSnapshot } from '@orgreport/snapshot';
 import type { RunContext } from '../context.ts';
-import { normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
+import { isEmailTarget, normalTarget, reportMessage, sendDeliveries } from '../deliver/send-reports.ts';
 import { type CommittedOutput, OutputSet } from '../output/atomic.ts';
 import { fileSlug } from '../output/slug.ts';
 import type { Reporter } from '../reporter.ts';
-import type { DeliverySettings, ReportFormat, ReportSettings, Settings } from '../settings.ts';
+import {
+  type DeliverySettings,
+  REPORT_FORMATS,
+  type ReportFormat,
+  type ReportSettings,
+  type Settings,
+} from '../settings.ts';
 import { chromiumOf } from './checks.ts';
 import { writeReport } from './write-report.ts';
 
@@ -89,8 +95,9 @@ export function reportFormats(
   attachXlsx = false,
 ): Set<ReportFormat> {
   const formats = new Set<ReportFormat>(config.formats);
-  const mailing = reportTargets(config).length > 0;
-  // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed.
+  const mailing = reportTargets(config).some(isEmailTarget);
+  // The mail carries the PDF (and the workbook on request), so those are rendered even if not listed;
+  // other targets take the documents the run renders.
   if (mailing) formats.add('pdf');
   if (mailing && attachXlsx) formats.add('xlsx');
   return formats;
@@ -193,9 +200,19 @@ export async function computeModel(
 }
 
 /**
- * Delivers the committed documents to the run's targets (the PDF, and the workbook with
- * `--attach-xlsx`, or every document for a target that stores them), each delivery recorded in the
- * ledger; returns the targets that took it.
+ * The documents a target takes: a mail the PDF (and the workbook with `--attach-xlsx`), as a reader's
+ * inbox wants it; any other target (a folder, a bucket, a Slack channel, a Teams card or a webhook
+ * that links to them) every document the run rendered (`--formats`), the snapshot left out.
+ */
+export function documentsFor(target: string, files: readonly string[], attachXlsx = false): string[] {
+  const documents = files.filter((p) => REPORT_FORMATS.some((format) => p.endsWith(`.${format}`)));
+  if (!isEmailTarget(target)) return documents;
+  return documents.filter((p) => p.endsWith('.pdf') || (attachXlsx && p.endsWith('.xlsx')));
+}
+
+/**
+ * Delivers the committed documents to the run's targets (see {@link documentsFor}), each delivery
+ * recorded in the ledger; returns the targets that took it.
  */
 async function deliver(
   model: ReportModel,
@@ -203,29 +220,35 @@ async function deliver(
   options: ProduceOptions,
 ): Promise<{ sent: string[]; already: string[] }> {
   const { config, reporter, ctx } = options;
-  const attach = files
-    .map((f) => f.path)
-    .filter((p) => p.endsWith('.pdf') || (options.attachXlsx && p.endsWith('.xlsx')));
+  const paths = files.map((f) => f.path);
   const { deliveryKey } = await import('@orgreport/deliver');
-  let message: Promise<Awaited<ReturnType<typeof reportMessage>>> | undefined;
+  // One message per set of documents (the mails', the other targets'), made when first sent.
+  const messages = new Map<string, ReturnType<typeof reportMessage>>();
   const scope = model.scope ? `${model.scope.kind}:${model.scope.name}` : 'org';
-  const formats = attach.map((p) => p.slice(p.lastIndexOf('.') + 1)).sort();
-  const deliveries = reportTargets(config).map((target) => ({
-    key: deliveryKey({ month: model.period.month, recipient: target, scope, formats, target }),
-    recipient: target,
-    target,
-    group: 'report',
-    record: {
-      month: model.period.month,
-      scope,
-      formats: formats.join(','),
-      organization: model.organization.id,
-    },
-    message: () => {
-      message ??= reportMessage(model, attach, config);
-      return message;
-    },
-  }));
+  const deliveries = reportTargets(config).map((target) => {
+    const attach = documentsFor(target, paths, options.attachXlsx);
+    const formats = attach.map((p) => p.slice(p.lastIndexOf('.') + 1)).sort();
+    return {
+      key: deliveryKey({ month: model.period.month, recipient: target, scope, formats, target }),
+      recipient: target,
+      target,
+      group: 'report',
+      record: {
+        month: model.period.month,
+        scope,
+        formats: formats.join(','),
+        organization: model.organization.id,
+      },
+      message: () => {
+        const key = attach.join('\n');
+        const made = messages.get(key);
+        if (made) return made;
+        const message = reportMessage(model, attach, config);
+        messages.set(key, message);
+        return message;
+      },
+    };
+  });
   const result = await sendDeliveries(deliveries, { config, reporter, ctx });
   return { sent: result.sent.map((d) => d.recipient), already: result.skipped.map((d) => d.recipient) };
 }

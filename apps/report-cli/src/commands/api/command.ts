@@ -17,7 +17,8 @@ const opt = {
   startDate: () => new Option('--start-date <YYYY-MM-DD>', 'first day').makeOptionMandatory(),
   endDate: () => new Option('--end-date <YYYY-MM-DD>', 'last day (before today, UTC)').makeOptionMandatory(),
   groupBy: (value: string) => () => new Option('--group-by <field>', `group rows: ${value}`).choices([value]),
-  limit: () => new Option('--limit <n>', 'items per page'),
+  limit: () =>
+    new Option('--limit <n>', 'items each request asks for (the page size); every page is fetched'),
   repoId: () => new Option('--repo-id <id>', 'only reports of this repository'),
   computerId: () => new Option('--computer-id <id>', 'the computer to query directly'),
   computerIdRequired: () => new Option('--computer-id <id>', 'computer to connect').makeOptionMandatory(),
