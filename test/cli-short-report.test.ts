@@ -107,6 +107,24 @@ describe("a manager's short report", () => {
     expect(readiness).toBeGreaterThan(0);
   });
 
+  it("names who counts in two teams, and the teams' Active column then adds up to the scope's active users and them", () => {
+    let named = 0;
+    for (const pdf of readdirSync(out).filter((f) => f.endsWith('.pdf'))) {
+      const file = join(out, pdf);
+      const text = Array.from({ length: pages(file) }, (_, i) => pageText(file, i + 1)).join(' ');
+      const sentence =
+        /(\S+ \S+) \(([^)]+)\): moved team this month .*?Active column adds up to ([\d,]+) for ([\d,]+) people/.exec(
+          text,
+        );
+      if (!sentence) continue;
+      named++;
+      // The people it counts are the scope's active users, as the People page states them.
+      expect(text, pdf).toContain(`; ${sentence[4]} used the agent this month`);
+      expect(sentence[2]!.split(', ').length, pdf).toBeGreaterThan(1);
+    }
+    expect(named).toBeGreaterThan(0);
+  });
+
   it("states the scope's own figures and its people by their names", () => {
     for (const model of models) {
       const label = model.scope!.label;

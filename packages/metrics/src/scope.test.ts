@@ -402,6 +402,19 @@ describe('scopes', () => {
       });
     const rows = (whole.sections!['teams'] as TeamsSection).rows;
     const row = (team: string) => rows.find((r) => r.team === team)!;
+    // Bob is an active user of Data and of Platform: the Active column adds up to 3 for 2 people,
+    // and the section names him with his two teams.
+    expect(rows.reduce((a, r) => a + r.active_users, 0)).toBe(3);
+    const section = whole.sections!['teams'] as TeamsSection;
+    expect(section.active).toEqual({ people: 2, counted: 3 });
+    expect(section.movers).toEqual([{ name: null, email: 'bob@x.test', teams: ['Data', 'Platform'] }]);
+    // A reader of groups gets the counts, not the name.
+    const groups = protectModel(whole, {
+      policy: { minGroupSize: 1, personRows: 'none' },
+      sections: BUILTIN_SECTIONS,
+      people: [],
+    });
+    expect(groups.sections!['teams']).toMatchObject({ active: { people: 2, counted: 3 }, movers: [] });
     // Platform: Ann 6/2 = 3 and Bob's days there 8/2 = 4: mean 3.5 (not Bob's month, 9/3 = 3).
     expect(row('Platform').autonomy_mean).toBe(3.5);
     expect(row('Platform').delegation).toMatchObject({ 'auto-high': 0.5, spec: 0.5, manual: 0 });

@@ -51,13 +51,15 @@ export function rateRows(model: ReportModel, pricePerCredit: number | null, curr
       rate: 'price_per_credit',
       price: pricePerCredit,
       currency: pricePerCredit === null ? null : currency,
-      label: 'Price of one credit: credit costs are credits x this price, to the cent',
+      label:
+        "Price of one credit: the organization's credit cost is its credits x this price, to the cent; each row's is its share of that in whole cents (largest remainder), so the rows add up to the bill and one may differ by a cent from its own credits x price",
     },
     {
       rate: 'price_per_seat',
       price: perSeat,
       currency: perSeat === null ? null : currency,
-      label: 'Price of one seat for the month: seat costs are seats x this price, to the cent',
+      label:
+        'Price of one seat for the month: the seat cost is seats x this price, shared out in whole cents as the credit cost is',
     },
   ];
 }

@@ -10,6 +10,7 @@ import { field } from '../../internal/sheet-columns.ts';
 import { hasSeatOrActivity } from '../../internal/transforms/allocation.ts';
 import { peopleOn, placementOf, scopePeopleOn, UNASSIGNED } from '../../internal/transforms/attribution.ts';
 import { relativeChange } from '../../internal/transforms/figures.ts';
+import { type NameOf, namesOf } from '../../internal/transforms/people-names.ts';
 import { behaviourByGroup, sumsByGroup } from '../../internal/transforms/placed-rows.ts';
 import { latestReports, readinessScores } from '../../internal/transforms/readiness.ts';
 import type { DataQualityFinding } from '../../model.ts';
@@ -51,8 +52,23 @@ export interface TeamRow {
   active_users_change: number | null;
 }
 
+/** A person counted as an active user of several teams: they moved during the month and used the agent in each. */
+export interface TeamMover {
+  name: string | null;
+  email: string | null;
+  /** The teams they count in, by name. */
+  teams: string[];
+}
+
 export interface TeamsSection {
   rows: TeamRow[];
+  /**
+   * The active users of the rows: `people` each counted once, `counted` as the Active column adds
+   * them up (a person who moved counts in each team they used the agent in).
+   */
+  active: { people: number; counted: number };
+  /** Who counts in several teams, by name; empty where the reader may not see people (groups only). */
+  movers: TeamMover[];
   /** Teams of the directory in the rows (not Unassigned; teams held back in one row counted each). */
   teams: number;
   /** The people the directory does not list: active users, seats, and how many people they are (one may be both). */
@@ -218,7 +234,40 @@ export function computeTeams(context: SectionContext): TeamsSection | null {
   unassigned.people = unassignedPeople.size;
   // Unassigned's members are the people the directory does not list (as the chargeback counts them).
   for (const r of rows) if (r.team === UNASSIGNED) r.members = unassigned.people;
-  return { rows, teams: rows.filter((r) => r.team !== UNASSIGNED).length, unassigned };
+  return {
+    rows,
+    ...teamMovers(teams, namesOf(context.snapshot.orgUsers)),
+    teams: rows.filter((r) => r.team !== UNASSIGNED).length,
+    unassigned,
+  };
+}
+
+/**
+ * The people counted as active in more than one team, by name, and what the Active column adds up
+ * to against the people it counts: a reader sees why the teams' sum is more than the scope's.
+ */
+function teamMovers(
+  teams: ReadonlyMap<string, TeamAccumulator>,
+  nameOf: NameOf,
+): Pick<TeamsSection, 'active' | 'movers'> {
+  const teamsOf = new Map<string, string[]>();
+  let counted = 0;
+  for (const [name, t] of teams) {
+    counted += t.active.size;
+    for (const person of t.active) {
+      const list = teamsOf.get(person);
+      if (list) list.push(name);
+      else teamsOf.set(person, [name]);
+    }
+  }
+  const movers = [...teamsOf]
+    .filter(([, list]) => list.length > 1)
+    .map(([person, list]): TeamMover => {
+      const who = person.startsWith('id:') ? { id: person.slice(3) } : { email: person };
+      return { name: nameOf(who), email: who.email ?? null, teams: list.sort() };
+    })
+    .sort((a, b) => (a.name ?? a.email ?? '').localeCompare(b.name ?? b.email ?? ''));
+  return { active: { people: teamsOf.size, counted }, movers };
 }
 
 function teamChecks(context: SectionContext, data: TeamsSection | null): DataQualityFinding[] {
@@ -360,7 +409,7 @@ export function protectTeams(data: TeamsSection | null, rules: SectionPrivacy): 
       active_users_change: previousActive === null ? null : active - previousActive,
     });
   }
-  return { rows, teams: data.teams, unassigned: { ...data.unassigned, examples: [] } };
+  return { ...data, rows, movers: [], unassigned: { ...data.unassigned, examples: [] } };
 }
 
 export const teams = defineSection<TeamsSection | null>({
