@@ -139,6 +139,13 @@ describe('orgreport sync / query / monthly --store', () => {
     const bad = await cli(['query', '--store', store, 'SELEC 1'], { env: {} });
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('syntax error');
+    // Said once, not again in the binding's words.
+    expect(bad.err.match(/syntax error/g)).toHaveLength(1);
+    const copy = await cli(['query', '--store', store, `COPY (SELECT 1) TO '${join(tempDir(), 'x.csv')}'`], {
+      env: {},
+    });
+    expect(copy.code).toBe(2);
+    expect(copy.err).toMatch(/only a query that reads runs here/);
     const unknown = await cli(['query', '--store', store, 'SELECT * FROM no_such_table'], { env: {} });
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('no_such_table');

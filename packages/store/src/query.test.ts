@@ -1,5 +1,5 @@
 /** `StoreQuery`: SQL over the datasets gives the report's figures; refusals and non-stores are errors that say why. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparisonPeriod, monthPeriod } from '@orgreport/api-core';
 import { buildReportModel, type FigureId } from '@orgreport/metrics';
@@ -133,6 +133,27 @@ describe('errors', () => {
     expect(await refused('SELECT * FROM user_dayz')).toMatch(/Table with name user_dayz does not exist/);
     expect(await refused('SELECT credits FROM user_days')).toMatch(/"credits" not found/);
     expect(await value('SELECT 1 + 1')).toBe(2);
+  });
+
+  it('runs one statement that reads: a second one, or one that writes a file, is refused and runs not', async () => {
+    const refused = (sql: string) =>
+      q.run(sql).then(
+        () => null,
+        (e: unknown) => (e instanceof StoreQueryError ? e.message : e),
+      );
+    expect(await refused('SELECT 1; SELECT 2')).toMatch(/holds 2 statements: give one query at a time/);
+    const file = join(tempStore(), '..', 'written.csv');
+    expect(await refused(`COPY (SELECT 1) TO '${file}'`)).toMatch(
+      /only a query that reads runs here .* is COPY, which writes/,
+    );
+    expect(existsSync(file)).toBe(false);
+    expect(await refused("ATTACH ':memory:' AS other")).toMatch(
+      /is ATTACH, which writes or changes something/,
+    );
+    // What reads still runs: a query, the tables' columns, a plan.
+    expect(await value('WITH x AS (SELECT 3 AS v) SELECT v FROM x')).toBe(3);
+    expect((await q.run('DESCRIBE user_days')).rows.length).toBeGreaterThan(5);
+    expect((await q.run('EXPLAIN SELECT count(*) FROM user_days')).rows.length).toBeGreaterThan(0);
   });
 
   it('a folder that is not a store is a StoreError that says so', async () => {

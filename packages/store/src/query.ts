@@ -2,7 +2,7 @@
  * SQL over a store: every dataset is a view of the same name over its Parquet files (Hive
  * partitioning, so `org_id` and `month` are columns too), in an in-memory DuckDB.
  */
-import { JsonDuckDBValueConverter } from '@duckdb/node-api';
+import { JsonDuckDBValueConverter, StatementType } from '@duckdb/node-api';
 import { allPartitionFiles, engineRead } from './damage.ts';
 import { Engine, sqlName, sqlString } from './engine.ts';
 import { DamagedStoreError, StoreQueryError } from './errors.ts';
@@ -110,10 +110,12 @@ export class StoreQuery {
     try {
       return await this.read(sql, options.maxRows ?? Number.POSITIVE_INFINITY);
     } catch (error) {
+      if (error instanceof StoreQueryError) throw error;
       // The binding's wording of a statement it could not split, whose reason follows.
       const message = (error as Error).message.replace(/^Failed to extract statements: /, '');
       // The SQL itself was refused before any file was read: no file to look at.
-      if (REFUSED.test(message)) throw new StoreQueryError(message, { cause: error });
+      // Its message is DuckDB's whole (a cause would repeat it under the binding's wording).
+      if (REFUSED.test(message)) throw new StoreQueryError(message);
       const found = await engineRead(
         this.layout,
         () => allPartitionFiles(this.layout),
@@ -124,9 +126,30 @@ export class StoreQuery {
     }
   }
 
-  /** The result of `sql`, read chunk by chunk: the first `maxRows` rows converted, the rest counted. */
+  /**
+   * The result of `sql`, read chunk by chunk: the first `maxRows` rows converted, the rest counted.
+   * One statement that reads (a query, or its plan): a second one would be run unseen, and a
+   * statement that writes (COPY ... TO a file, ATTACH, INSERT) is not what reading a store is.
+   */
   private async read(sql: string, maxRows: number): Promise<QueryResult> {
-    const result = await this.engine.connection.stream(sql);
+    const statements = await this.engine.connection.extractStatements(sql);
+    if (statements.count !== 1) {
+      throw new StoreQueryError(
+        statements.count === 0
+          ? 'the SQL holds no statement: give a query, such as SELECT * FROM user_days LIMIT 5'
+          : `the SQL holds ${statements.count} statements: give one query at a time`,
+      );
+    }
+    const statement = await statements.prepare(0);
+    if (
+      statement.statementType !== StatementType.SELECT &&
+      statement.statementType !== StatementType.EXPLAIN
+    ) {
+      throw new StoreQueryError(
+        `only a query that reads runs here (SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN): this statement is ${StatementType[statement.statementType] ?? 'another kind'}, which writes or changes something`,
+      );
+    }
+    const result = await statement.stream();
     const types = result.columnTypes().map((t) => t.toString());
     // DuckDB hands 64- and 128-bit integers (counts, sums of integers) over as text; within the
     // safe range they are plain numbers.
