@@ -36,7 +36,7 @@ import { writeReport } from '../report/write-report.ts';
 import { formatBytes, type Reporter } from '../reporter.ts';
 import type { ReportFormat, Settings } from '../settings.ts';
 import { type AcquireFlags, acquireSnapshot, demoUsersOf, reportPeriod } from '../snapshot/acquire.ts';
-import { type Plan, planSchema } from './plan-schema.ts';
+import { type Plan, planProblem, planSchema } from './plan-schema.ts';
 import {
   defaultPlan,
   type PlannedDelivery,
@@ -137,8 +137,7 @@ export async function planOf(
         : json;
     const parsed = planSchema.safeParse(body);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new UsageError(`--plan ${config.plan}: ${issue.path.join('.') || 'the plan'}: ${issue.message}`);
+      throw new UsageError(`--plan ${config.plan}: ${planProblem(parsed.error.issues[0]!)}`);
     }
     return { plan: parsed.data, source: config.plan };
   }

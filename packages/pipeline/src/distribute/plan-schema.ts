@@ -75,3 +75,35 @@ export const planSchema = z.strictObject({
   finance: financeSchema.optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
+
+/** The keys each part of a plan takes, for the message of a key it does not. */
+const KNOWN_KEYS: Record<'plan' | 'rule' | 'finance', readonly string[]> = {
+  plan: Object.keys(planSchema.shape),
+  rule: Object.keys(planRuleSchema.shape),
+  finance: Object.keys(financeSchema.shape),
+};
+
+/**
+ * A plan's first problem in a reader's words, as the config file's are said: where (`rule 2`,
+ * `finance`, `rule 1 formats 2`), then what, an unknown key with the keys that part takes.
+ *
+ * @example
+ * planProblem(planSchema.safeParse({ rules: [{ each: 'manager', fromats: ['pdf'] }] }).error!.issues[0]!)
+ * // 'rule 1: unknown key "fromats" (a rule takes: each, scope, owner, to, deliver, formats, sections, people)'
+ */
+export function planProblem(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String);
+  const where =
+    path.length === 0
+      ? 'the plan'
+      : path
+          // Counted from 1, as a reader counts the rules and a list's items.
+          .map((p) => (/^\d+$/.test(p) ? `${Number(p) + 1}` : p))
+          .join(' ')
+          .replace(/^rules (\d+)/, 'rule $1');
+  if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
+  const part = path.length === 0 ? 'plan' : path[0] === 'finance' ? 'finance' : 'rule';
+  const keys = issue.keys.map((k) => JSON.stringify(k)).join(', ');
+  const taker = part === 'plan' ? 'a plan takes' : part === 'finance' ? '"finance" takes' : 'a rule takes';
+  return `${where}: unknown key ${keys} (${taker}: ${KNOWN_KEYS[part].join(', ')})`;
+}
