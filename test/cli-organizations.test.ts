@@ -155,13 +155,17 @@ describe('organizations in the config file', () => {
     const sheet = sheetObjects(workbook.Organizations);
     expect(sheet.map((r) => r.organization)).toEqual(['Acme EU', 'Acme US', 'All organizations (2)']);
     // The stacking columns are the rollup's own; each organization's id is its row's.
-    expect(workbook.Organizations![0]!.slice(0, 4)).toEqual([
+    expect(workbook.Organizations![0]!.slice(0, 5)).toEqual([
       'org_id',
       'month',
+      'scope',
       'organization_id',
       'organization',
     ]);
-    expect(sheet.map((r) => [r.org_id, r.month])).toEqual(Array(3).fill(['rollup', '2026-10-01']));
+    // A rollup covers its organizations whole: its scope is the organization's.
+    expect(sheet.map((r) => [r.org_id, r.month, r.scope])).toEqual(
+      Array(3).fill(['rollup', '2026-10-01', 'organization']),
+    );
     expect(sheet.map((r) => r.organization_id)).toEqual([
       eu.organization.orgId,
       us.organization.orgId,

@@ -62,11 +62,11 @@ describe('configured sections', () => {
       'Rates',
       'Notes',
     ]);
-    // An installed section's table sheet stacks like a built-in one: org_id and month first.
+    // An installed section's table sheet stacks like a built-in one: org_id, month and scope first.
     const weekdays = readWorkbook(file(out, '.xlsx')).Weekdays!;
-    expect(weekdays[0]!.slice(0, 3)).toEqual(['org_id', 'month', 'weekday']);
-    // The month as the date of its first day (shown yyyy-mm).
-    expect(weekdays[1]!.slice(0, 2)).toEqual([model.organization.id, '2026-10-01']);
+    expect(weekdays[0]!.slice(0, 4)).toEqual(['org_id', 'month', 'scope', 'weekday']);
+    // The month as the date of its first day (shown yyyy-mm); the organization's report.
+    expect(weekdays[1]!.slice(0, 3)).toEqual([model.organization.id, '2026-10-01', 'organization']);
   }, 120_000);
 
   it('the default sections give the report as it always was', async () => {

@@ -111,8 +111,11 @@ function sums(rows: Array<Record<string, Value>>): Record<string, number> {
   return out;
 }
 
-/** What every stack must hold, whatever its workbooks: checks of `books` for one org id and `months`. */
-function checkStacks(books: Sheet[][], org: string, months: string[]): void {
+/**
+ * What every stack must hold, whatever its workbooks: checks of `books` for one org id, the month of
+ * each book and the scope of each (`organization`, `cost-center:<name>`).
+ */
+function checkStacks(books: Sheet[][], org: string, months: string[], scopes: string[]): void {
   // The same sheets, tables and columns in every workbook.
   const shape = (book: Sheet[]) =>
     book.map((s) => ({ sheet: s.name, tables: s.tables.map((t) => ({ name: t.name, header: t.header })) }));
@@ -126,11 +129,13 @@ function checkStacks(books: Sheet[][], org: string, months: string[]): void {
       const table = sheet.tables[0]!;
       expect(table.ref.startsWith('A1:'), sheet.name).toBe(true);
       expect([sheet.maxRow, sheet.maxColumn], sheet.name).toEqual([table.lastRow, table.lastColumn]);
-      // Every sheet, Summary, Rates and Notes included, keyed by org_id and the month's first day.
-      expect(table.header.slice(0, 2), sheet.name).toEqual(['org_id', 'month']);
+      // Every sheet, Summary, Rates and Notes included, keyed by org_id, the month's first day and
+      // the report's scope.
+      expect(table.header.slice(0, 3), sheet.name).toEqual(['org_id', 'month', 'scope']);
       for (const row of table.rows) {
         expect(row[0], sheet.name).toBe(org);
         expect(row[1], sheet.name).toEqual({ date: `${months[b]}-01T00:00:00` });
+        expect(row[2], sheet.name).toBe(scopes[b]);
       }
       // Money to the cent: every cell shown in a currency holds whole cents.
       for (const [r, formats] of table.formats.entries()) {
@@ -161,6 +166,7 @@ function checkStacks(books: Sheet[][], org: string, months: string[]): void {
   const mixed = [...types].filter(([, seen]) => seen.size > 1).map(([key, seen]) => `${key}: ${[...seen]}`);
   expect(mixed).toEqual([]);
   expect(types.get('tbl_definitions.month')).toEqual(new Set(['date']));
+  expect(types.get('tbl_definitions.scope')).toEqual(new Set(['string']));
 
   // The stacked tables add up to their parts, column by column.
   const stacked = stack(books);
@@ -249,7 +255,12 @@ describe('the workbooks of three months stack into one pivot', () => {
       'tbl_rates',
       'tbl_notes',
     ]);
-    checkStacks(books, models.get('2026-10')!.organization.id, MONTHS);
+    checkStacks(
+      books,
+      models.get('2026-10')!.organization.id,
+      MONTHS,
+      MONTHS.map(() => 'organization'),
+    );
   });
 
   it('states the prices the money is computed at on the Rates sheet', () => {
@@ -282,9 +293,9 @@ describe('the workbooks of three months stack into one pivot', () => {
     expect([...daily.keys()]).toEqual(MONTHS);
     expect([...summaries.keys()]).toEqual(MONTHS);
     MONTHS.forEach((month, i) => {
-      const summary = new Map(
-        books[i]!.find((s) => s.name === 'Summary')!.tables[0]!.rows.map((r) => [r[2], r[4]]),
-      );
+      const table = books[i]!.find((s) => s.name === 'Summary')!.tables[0]!;
+      const [id, value] = [table.header.indexOf('id'), table.header.indexOf('value')];
+      const summary = new Map(table.rows.map((r) => [r[id], r[value]]));
       const figures = new Map(models.get(month)!.figures.map((f) => [f.id, f.value]));
       expect(models.get(month)!.period.month).toBe(month);
       expect(daily.get(month)!.rows, month).toBe(month === '2026-09' ? 30 : 31);
@@ -322,6 +333,14 @@ describe('two cost-center owners’ workbooks of the demo plan stack', () => {
     expect(books[0]!.map((s) => s.name)).toEqual(['Chargeback', 'Teams', 'Definitions', 'Rates', 'Notes']);
     const org = books[0]![0]!.tables[0]!.rows[0]![0] as string;
     expect(org).toMatch(/^org_/);
-    checkStacks(books, org, ['2026-10', '2026-10']);
+    // Each workbook's scope is the cost center it bills: stacked, their rows stay apart.
+    const scopes = books.map((book) => {
+      const chargeback = stack([book]).get('tbl_chargeback')!;
+      const names = [...new Set(chargeback.map((r) => r.cost_center))];
+      expect(names).toHaveLength(1);
+      return `cost-center:${names[0]}`;
+    });
+    expect(new Set(scopes).size).toBe(2);
+    checkStacks(books, org, ['2026-10', '2026-10'], scopes);
   });
 });

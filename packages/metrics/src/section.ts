@@ -81,9 +81,9 @@ export interface SheetColumn<Row> {
 /**
  * A table sheet of a section: one row per item, one typed column per field, read from the report
  * model. The renderer writes it as an Excel table named after the sheet (`tbl_users` for `Users`)
- * with a bold frozen header and number formats by column kind; it puts the organization's id and
- * the month (`org_id`, `month`) in front of the sheet's columns, so that months and organizations
- * stack, and leaves out columns without any value.
+ * with a bold frozen header and number formats by column kind; it puts the organization's id, the
+ * month and the report's scope (`org_id`, `month`, `scope`) in front of the sheet's columns, so that
+ * months, organizations and scopes stack, and keeps every column, even one without any value.
  */
 export interface TableSheet<Row = never> {
   /** The sheet's name (at most 31 characters; a taken name gets a number). */

@@ -133,17 +133,18 @@ describe('the configured sections', () => {
       'Notes',
     ]);
     // Another section's table sheet gets the stacking columns and its table like a built-in one.
-    expect(sheet(sheets, 'Per user').tables).toEqual({ tbl_per_user: 'A1:D3' });
+    expect(sheet(sheets, 'Per user').tables).toEqual({ tbl_per_user: 'A1:E3' });
     expect(
       records(sheet(sheets, 'Per user')).map((r) => [
         r['org_id']?.value,
         r['month']?.value,
+        r['scope']?.value,
         r['tier']?.value,
         r['credits_per_user']?.value,
       ]),
     ).toEqual([
-      [model.organization.id, `${model.period.month}-01T00:00:00`, 'standard', 1234.5],
-      [model.organization.id, `${model.period.month}-01T00:00:00`, 'thinking', null],
+      [model.organization.id, `${model.period.month}-01T00:00:00`, 'organization', 'standard', 1234.5],
+      [model.organization.id, `${model.period.month}-01T00:00:00`, 'organization', 'thinking', null],
     ]);
   });
 
@@ -152,8 +153,8 @@ describe('the configured sections', () => {
       records(sheet(readWithOpenpyxl(file), 'Summary')).find((r) => r['id']?.value === 'credits')!['value']!;
     const withDaily = join(scratch, 'with-daily.xlsx');
     await writeWorkbook(model, withDaily, { sections: [builtin('usage'), builtin('summary')] });
-    // Daily written after the Summary: the formula still finds its credits (after org_id, month, date, has_data).
-    expect(credits(withDaily).value).toBe(`=SUM('Daily'!E2:E${model.daily.length + 1})`);
+    // Daily written after the Summary: the formula still finds its credits (after org_id, month, scope, date, has_data).
+    expect(credits(withDaily).value).toBe(`=SUM('Daily'!F2:F${model.daily.length + 1})`);
     expect(credits(withDaily).result).toBe(model.credits.total);
     const alone = join(scratch, 'summary-alone.xlsx');
     await writeWorkbook(model, alone, { sections: [builtin('summary')] });

@@ -190,8 +190,13 @@ describe('a table of hostile values read back by openpyxl', () => {
   });
 
   it('has its header, then one row per input, in an Excel table', () => {
-    expect(table.rows[0]!.map((c) => c.value)).toEqual(['org_id', 'month', ...COLUMNS.map((c) => c.header)]);
-    expect(table.tables).toEqual({ tbl_hostile: `A1:K${CASES.length + 1}` });
+    expect(table.rows[0]!.map((c) => c.value)).toEqual([
+      'org_id',
+      'month',
+      'scope',
+      ...COLUMNS.map((c) => c.header),
+    ]);
+    expect(table.tables).toEqual({ tbl_hostile: `A1:L${CASES.length + 1}` });
     expect(table.freeze).toBe('A2');
     expect(table.rows).toHaveLength(CASES.length + 1);
   });
@@ -205,8 +210,9 @@ describe('a table of hostile values read back by openpyxl', () => {
       expect(seen(cells[1]!, date('2026-03-01T00:00:00', 'yyyy-mm')), where).toEqual(
         date('2026-03-01T00:00:00', 'yyyy-mm'),
       );
+      expect(seen(cells[2]!, text('organization')), where).toEqual(text('organization'));
       expect(
-        cells.slice(2).map((cell, j) => seen(cell, c.cells[j]!)),
+        cells.slice(3).map((cell, j) => seen(cell, c.cells[j]!)),
         where,
       ).toEqual(c.cells);
     }

@@ -99,9 +99,9 @@ describe('the workbook recalculated by LibreOffice', () => {
   beforeAll(async () => {
     const file = join(scratch, 'report.xlsx');
     await writeWorkbook(model, file, { pricePerCredit: 0.0001, currency: 'EUR' });
-    // The Daily sheet is the fourth (Summary, Organizations, Trend, Daily): its E2 holds the first day's credits.
+    // The Daily sheet is the fourth (Summary, Organizations, Trend, Daily): its F2 holds the first day's credits.
     const changed = join(scratch, 'changed.xlsx');
-    execFileSync('/usr/bin/python3', ['-c', TAMPER, file, changed, 'xl/worksheets/sheet4.xml', 'E2', '1000']);
+    execFileSync('/usr/bin/python3', ['-c', TAMPER, file, changed, 'xl/worksheets/sheet4.xml', 'F2', '1000']);
     const out = join(scratch, 'recalculated');
     recalculate([file, changed], out);
     cells = formulas(file, join(out, 'report.xlsx'));
@@ -111,7 +111,7 @@ describe('the workbook recalculated by LibreOffice', () => {
   it('gives every formula the result the writer cached', () => {
     // The Summary's sums, mean and peak over Daily, its ratios, changes and the cost.
     expect(cells.length).toBeGreaterThan(20);
-    expect(cells.map((c) => c.formula)).toContain('=ROUND(E2*0.0001,2)');
+    expect(cells.map((c) => c.formula)).toContain('=ROUND(F2*0.0001,2)');
     for (const c of cells) {
       const where = `${c.sheet}!${c.cell} ${c.formula}`;
       if (blank(c.cached)) expect(blank(c.recalculated), where).toBe(true);
@@ -126,9 +126,9 @@ describe('the workbook recalculated by LibreOffice', () => {
   });
 
   it('recalculates rather than keeping the cached results: a Daily cell changed moves the sums over it', () => {
-    const credits = tampered.find((c) => c.sheet === 'Summary' && c.formula.startsWith("=SUM('Daily'!E"))!;
+    const credits = tampered.find((c) => c.sheet === 'Summary' && c.formula.startsWith("=SUM('Daily'!F"))!;
     expect(credits.recalculated).toBe((credits.cached as number) + 1000);
-    const cost = tampered.find((c) => c.formula === '=ROUND(E2*0.0001,2)')!;
+    const cost = tampered.find((c) => c.formula === '=ROUND(F2*0.0001,2)')!;
     expect(cost.recalculated).toBeCloseTo((cost.cached as number) + 0.1, 9);
   });
 });

@@ -1,29 +1,31 @@
 /**
- * The `Summary` sheet: one row per figure id of docs/metrics.md with `id`, `label`, `value`, `previous`,
- * `change`, after the `org_id` and `month` every sheet starts with, as an Excel table. Totals that are sums, means or maxima of the `Daily` sheet and figures
- * derived from other Summary rows are formulas carrying their computed result, so Excel shows the
- * value before any recalculation and a recalculation reproduces it. A formula is used only where it
- * reproduces the model's figure exactly; otherwise the plain value is written.
+ * The `Summary` sheet: one row per figure id of docs/metrics.md with `id`, `label`, `value`,
+ * `previous`, `change`, after the `org_id`, `month` and `scope` every sheet starts with, as an Excel
+ * table. Totals that are sums, means or maxima of the `Daily` sheet and figures derived from other
+ * Summary rows are formulas carrying their computed result, so Excel shows the value before any
+ * recalculation and a recalculation reproduces it. A formula is used only where it reproduces the
+ * model's figure exactly; otherwise the plain value is written.
  */
 
 import { DAILY_SUMS, type DailyRow, type Figure, type FigureId, type ReportModel } from '@orgreport/metrics';
 import { currencyExcelFormat, EXCEL_FORMATS, EXCEL_MONTH_FORMAT, kindOfFigure } from '../format.ts';
 import { columnRange } from './cell-refs.ts';
 import { cellText, excelCents, excelDate, excelPoints, finiteOrNull, keepInert } from './cell-values.ts';
-import { monthDay } from './table-columns.ts';
+import { monthDay, scopeKey } from './table-columns.ts';
 import type { XlsxPackage } from './xlsx-package.ts';
 
 /** The Summary table's columns: the stacking columns, then the figure's. */
-const HEADERS = ['org_id', 'month', 'id', 'label', 'value', 'previous', 'change'];
-const WIDTHS = [14, 10, 22, 48, 16, 16, 12];
+const HEADERS = ['org_id', 'month', 'scope', 'id', 'label', 'value', 'previous', 'change'];
+const WIDTHS = [14, 10, 14, 22, 48, 16, 16, 12];
 /** Column numbers (1 = A) and letters of the Summary sheet. */
-const ID = 3;
-const LABEL = 4;
-const VALUE = 5;
-const PREVIOUS = 6;
-const CHANGE = 7;
-const VALUE_COL = 'E';
-const PREVIOUS_COL = 'F';
+const SCOPE = 3;
+const ID = 4;
+const LABEL = 5;
+const VALUE = 6;
+const PREVIOUS = 7;
+const CHANGE = 8;
+const VALUE_COL = 'F';
+const PREVIOUS_COL = 'G';
 
 /** A formula and the JavaScript that computes the same number from the model. */
 interface FormulaCandidate {
@@ -105,10 +107,14 @@ export async function writeSummarySheet(
   const sheet = xlsx.workbook.addWorksheet(part.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   const org = cellText(model.organization.id);
   const month = excelDate(monthDay(model));
+  const scope = cellText(scopeKey(model));
+  // The identifying columns as wide as their text (within reason), the others as set.
+  const fitted = (i: number, text: string | null | undefined) =>
+    Math.min(60, Math.max(WIDTHS[i]!, (text?.length ?? 0) + 2));
   sheet.columns = HEADERS.map((header, i) => ({
     header,
     key: header,
-    width: i === 0 ? Math.min(60, Math.max(WIDTHS[0]!, (org?.length ?? 0) + 2)) : WIDTHS[i]!,
+    width: i === 0 ? fitted(0, org) : i === SCOPE - 1 ? fitted(i, scope) : WIDTHS[i]!,
   }));
   const header = sheet.getRow(1);
   header.font = { bold: true };
@@ -124,6 +130,8 @@ export async function writeSummarySheet(
     const monthCell = row.getCell(2);
     monthCell.value = month;
     monthCell.numFmt = EXCEL_MONTH_FORMAT;
+    row.getCell(SCOPE).value = scope;
+    keepInert(row.getCell(SCOPE));
     return row;
   };
 

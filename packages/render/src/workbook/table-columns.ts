@@ -1,6 +1,7 @@
 /**
- * The columns of a table sheet as the workbook writes them: the organization's id and the month
- * (`org_id`, `month`) first, so that the tables of several months and organizations stack into one;
+ * The columns of a table sheet as the workbook writes them: the organization's id, the month and
+ * the scope (`org_id`, `month`, `scope`) first, so that the tables of several months, organizations
+ * and scopes stack into one;
  * then every one of the sheet's own columns, in every workbook alike, even when no row has a value
  * in it (a note on the Notes sheet says so). Headers are the Excel table's column names: one line
  * each, unique.
@@ -20,15 +21,27 @@ export function monthDay(model: ReportModel): string {
 }
 
 /**
- * The columns that identify the report on every row: its organization's id, and its month as the
- * date of its first day shown `yyyy-mm`.
+ * What the report covers, on every row, so that the tables of an organization's report and of its
+ * scoped reports (a cost center's, a manager's) stacked together tell their rows apart:
+ * `organization`, or the scope's kind and name (`cost-center:CC-300`, `team:Platform`,
+ * `manager:dana.lee@acme.test`).
+ */
+export function scopeKey(model: ReportModel): string {
+  return model.scope ? `${model.scope.kind}:${model.scope.name}` : 'organization';
+}
+
+/**
+ * The columns that identify the report on every row: its organization's id, its month as the
+ * date of its first day shown `yyyy-mm`, and what it covers (see {@link scopeKey}).
  */
 export function stackingColumns(model: ReportModel): WorkbookColumn<unknown>[] {
   const org = model.organization.id;
   const month = monthDay(model);
+  const scope = scopeKey(model);
   return [
     { header: 'org_id', kind: 'text', value: () => org },
     { header: 'month', kind: 'date', numFmt: EXCEL_MONTH_FORMAT, value: () => month },
+    { header: 'scope', kind: 'text', value: () => scope },
   ];
 }
 

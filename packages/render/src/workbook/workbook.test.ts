@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ReportModel, ReportScope } from '@orgreport/metrics';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -116,12 +117,12 @@ describe('writeWorkbook read back by openpyxl', () => {
     }
   });
 
-  it('starts every sheet, Summary, Rates and Notes included, with org_id and month (a date shown yyyy-mm), the same on every row', () => {
+  it('starts every sheet, Summary, Rates and Notes included, with org_id, month (a date shown yyyy-mm) and scope, the same on every row', () => {
     for (const s of sheets) {
       expect(
-        s.rows[0]!.slice(0, 2).map((c) => c.value),
+        s.rows[0]!.slice(0, 3).map((c) => c.value),
         s.name,
-      ).toEqual(['org_id', 'month']);
+      ).toEqual(['org_id', 'month', 'scope']);
       const rows = records(s);
       if (EMPTY_SECTIONS.includes(s.name)) expect(rows, s.name).toEqual([]);
       else expect(rows.length, s.name).toBeGreaterThan(0);
@@ -131,6 +132,9 @@ describe('writeWorkbook read back by openpyxl', () => {
         expect(r.month!.value, s.name).toBe('2026-03-01T00:00:00');
         expect(r.month!.isDate, s.name).toBe(true);
         expect(r.month!.format, s.name).toBe('yyyy-mm');
+        // The organization's report: not a scope's.
+        expect(r.scope!.value, s.name).toBe('organization');
+        expect(r.scope!.type, s.name).toBe('s');
       }
     }
   });
@@ -139,13 +143,13 @@ describe('writeWorkbook read back by openpyxl', () => {
     for (const name of EMPTY_SECTIONS) {
       const s = sheet(sheets, name);
       expect(s.maxRow, name).toBe(1);
-      expect(s.rows[0]!.length, name).toBeGreaterThan(2);
+      expect(s.rows[0]!.length, name).toBeGreaterThan(3);
     }
     expect(
       sheet(sheets, 'Trend')
         .rows[0]!.map((c) => c.value)
-        .slice(0, 4),
-    ).toEqual(['org_id', 'month', 'trend_month', 'partial']);
+        .slice(0, 5),
+    ).toEqual(['org_id', 'month', 'scope', 'trend_month', 'partial']);
     const notes = records(sheet(sheets, 'Notes')).map((r) => [r.sheet!.value, r.note!.value]);
     expect(notes.filter(([name]) => EMPTY_SECTIONS.includes(String(name)))).toEqual([
       [
@@ -193,31 +197,43 @@ describe('writeWorkbook read back by openpyxl', () => {
 
   it('writes the Summary ids of docs/metrics.md with typed values, formats and formulas carrying results', () => {
     const rows = records(sheet(sheets, 'Summary'));
-    expect(Object.keys(rows[0]!)).toEqual(['org_id', 'month', 'id', 'label', 'value', 'previous', 'change']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'org_id',
+      'month',
+      'scope',
+      'id',
+      'label',
+      'value',
+      'previous',
+      'change',
+    ]);
     const byId = new Map(rows.map((r) => [r.id!.value, r]));
     for (const f of model.figures) expect(byId.has(f.id), f.id).toBe(true);
 
     const credits = byId.get('credits')!;
     const daily = sheet(sheets, 'Daily');
-    expect(columnOf(daily, 'credits')).toBe('E'); // after org_id, month, date, has_data
+    expect(columnOf(daily, 'credits')).toBe('F'); // after org_id, month, scope, date, has_data
     expect(credits.value!.type).toBe('f');
-    expect(credits.value!.value).toBe("=SUM('Daily'!E2:E32)");
+    expect(credits.value!.value).toBe("=SUM('Daily'!F2:F32)");
     expect(credits.value!.result).toBe(model.daily.reduce((a, d) => a + d.credits, 0));
     expect(credits.value!.format).toBe('#,##0');
     // Python's own thousands formatting gives the same text as the report's formatter.
     expect(credits.value!.text).toBe(formatFigure(model.figures.find((f) => f.id === 'credits')!));
 
     const stickiness = byId.get('stickiness')!;
-    expect(stickiness.value!.value).toMatch(/^=IF\(E\d+=0,"",E\d+\/E\d+\)$/);
+    // The Summary's value is column F, its previous G.
+    expect(columnOf(sheet(sheets, 'Summary'), 'value')).toBe('F');
+    expect(columnOf(sheet(sheets, 'Summary'), 'previous')).toBe('G');
+    expect(stickiness.value!.value).toMatch(/^=IF\(F\d+=0,"",F\d+\/F\d+\)$/);
     expect(stickiness.value!.format).toBe('#,##0.0%');
     expect(stickiness.value!.text).toBe(formatFigure(model.figures.find((f) => f.id === 'stickiness')!));
 
     const sessions = byId.get('sessions')!; // previous equals value: change 0 recomputed by formula
-    expect(sessions.change!.value).toMatch(/^=IF\(OR\(F\d+="",F\d+=0\),"",\(E\d+-F\d+\)\/ABS\(F\d+\)\)$/);
+    expect(sessions.change!.value).toMatch(/^=IF\(OR\(G\d+="",G\d+=0\),"",\(F\d+-G\d+\)\/ABS\(G\d+\)\)$/);
     expect(sessions.change!.result).toBe(0);
 
     // A change in percentage points is in points, and its formula shows the scale: (value - previous) * 100.
-    expect(stickiness.change!.value).toMatch(/^=IF\(OR\(E\d+="",F\d+=""\),"",\(E\d+-F\d+\)\*100\)$/);
+    expect(stickiness.change!.value).toMatch(/^=IF\(OR\(F\d+="",G\d+=""\),"",\(F\d+-G\d+\)\*100\)$/);
     expect(stickiness.change!.result).toBeCloseTo(stickinessFigure.change! * 100, 9);
     expect(stickiness.change!.format).toBe('+#,##0.0 "pp";-#,##0.0 "pp";0.0 "pp"');
     // One the formula would not reproduce stays a number, in points.
@@ -236,7 +252,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     const cost = byId.get('cost')!;
     const creditsRow = rows.indexOf(credits) + 2;
     expect(cost.value!.format).toBe('#,##0.00 "EUR"');
-    expect(cost.value!.value).toBe(`=ROUND(E${creditsRow}*0.0001,2)`);
+    expect(cost.value!.value).toBe(`=ROUND(F${creditsRow}*0.0001,2)`);
     // Money to the cent: the fixture's 3,133,039 credits at 0.0001 are 313.3039, stored 313.30.
     expect(credits.value!.result).toBe(3_133_039);
     expect(cost.value!.result).toBe(313.3);
@@ -388,7 +404,15 @@ describe('writeWorkbook read back by openpyxl', () => {
     const users = records(sheet(sheets, 'Users'));
     expect(Object.keys(users[0]!)).not.toContain('languages');
     const languages = records(sheet(sheets, 'User languages'));
-    expect(Object.keys(languages[0]!)).toEqual(['org_id', 'month', 'user_id', 'email', 'rank', 'language']);
+    expect(Object.keys(languages[0]!)).toEqual([
+      'org_id',
+      'month',
+      'scope',
+      'user_id',
+      'email',
+      'rank',
+      'language',
+    ]);
     expect(languages.map((l) => [l.user_id!.value, l.rank!.value, l.language!.value])).toEqual(
       model.users.flatMap((u) => u.languages.map((l, i) => [u.user_id, i + 1, l])),
     );
@@ -398,6 +422,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(Object.keys(tools[0]!)).toEqual([
       'org_id',
       'month',
+      'scope',
       'category',
       'name',
       'matcher',
@@ -413,7 +438,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     ]);
 
     const findings = records(sheet(sheets, 'Data quality'));
-    expect(Object.keys(findings[0]!)).toEqual(['org_id', 'month', 'kind', 'message', 'count']);
+    expect(Object.keys(findings[0]!)).toEqual(['org_id', 'month', 'scope', 'kind', 'message', 'count']);
     const details = records(sheet(sheets, 'Data quality details'));
     expect(details.map((d) => [d.kind!.value, d.detail!.value])).toEqual([
       ['missing_days', '2026-03-10'],
@@ -426,6 +451,7 @@ describe('writeWorkbook read back by openpyxl', () => {
     expect(Object.keys(dormant[0]!)).toEqual([
       'org_id',
       'month',
+      'scope',
       'user_id',
       'email',
       'name',
@@ -461,9 +487,11 @@ describe('writeWorkbook read back by openpyxl', () => {
 
   it('fits column widths between a minimum and a maximum', () => {
     const users = sheet(sheets, 'Users');
-    expect(columnOf(users, 'email')).toBe('D');
-    expect(users.widths.D).toBe(60); // the 10,000-character e-mail is capped
-    // openpyxl reads neighbours of the same width as one (user_id's C under month's B).
+    expect(columnOf(users, 'email')).toBe('E');
+    expect(users.widths.E).toBe(60); // the 10,000-character e-mail is capped
+    // The scope column as wide as its text ('organization').
+    expect(users.widths.C).toBe(14);
+    // openpyxl reads neighbours of the same width as one (user_id's D under month's B, say).
     for (const [col, width] of Object.entries(users.widths)) {
       expect(width, col).toBeGreaterThanOrEqual(10);
       expect(width, col).toBeLessThanOrEqual(60);
@@ -493,24 +521,26 @@ describe('writeWorkbook read back by ExcelJS', () => {
     }
 
     const daily = book.getWorksheet('Daily')!;
-    expect(daily.getCell('C2').value).toEqual(new Date('2026-03-01T00:00:00Z'));
-    expect(daily.getCell('C2').numFmt).toBe('yyyy-mm-dd');
-    expect(daily.getCell('D2').value).toBe(model.daily[0]!.hasData);
-    expect(daily.getCell('E2').value).toBe(model.daily[0]!.credits);
-    expect(daily.getCell('E2').numFmt).toBe('#,##0');
+    expect(daily.getCell('C2').value).toBe('organization');
+    expect(daily.getCell('D2').value).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(daily.getCell('D2').numFmt).toBe('yyyy-mm-dd');
+    expect(daily.getCell('E2').value).toBe(model.daily[0]!.hasData);
+    expect(daily.getCell('F2').value).toBe(model.daily[0]!.credits);
+    expect(daily.getCell('F2').numFmt).toBe('#,##0');
 
     const summary = book.getWorksheet('Summary')!;
-    const credits = summary.getColumn(3).values.indexOf('credits');
-    expect(summary.getCell(credits, 5).value).toEqual({
-      formula: "SUM('Daily'!E2:E32)",
+    expect(summary.getCell('C2').value).toBe('organization');
+    const credits = summary.getColumn(4).values.indexOf('credits');
+    expect(summary.getCell(credits, 6).value).toEqual({
+      formula: "SUM('Daily'!F2:F32)",
       result: model.credits.total,
     });
 
     const dormant = book.getWorksheet('Dormant seats')!;
-    expect(dormant.getCell('D2').value).toBe(HOSTILE_STRINGS.sum);
-    expect(dormant.getCell('D2').numFmt).toBe('@');
-    expect(dormant.getCell('E2').numFmt).toBeUndefined();
-    expect(dormant.getCell('D3').value).toBeNull(); // no e-mail: an empty cell
+    expect(dormant.getCell('E2').value).toBe(HOSTILE_STRINGS.sum);
+    expect(dormant.getCell('E2').numFmt).toBe('@');
+    expect(dormant.getCell('F2').numFmt).toBeUndefined();
+    expect(dormant.getCell('E3').value).toBeNull(); // no e-mail: an empty cell
   });
 });
 
@@ -623,14 +653,21 @@ describe('sections that compute figures', () => {
     const sheets = readWithOpenpyxl(file);
     expect(sheets.map((s) => s.name).slice(0, 3)).toEqual(['Summary', 'Organizations', 'Trend']);
     const header = (s: PySheet[], name: string) => sheet(s, name).rows[0]!.map((c) => c.value);
-    expect(header(sheets, 'Trend').slice(0, 4)).toEqual(['org_id', 'month', 'trend_month', 'partial']);
+    expect(header(sheets, 'Trend').slice(0, 5)).toEqual([
+      'org_id',
+      'month',
+      'scope',
+      'trend_month',
+      'partial',
+    ]);
     expect(records(sheet(sheets, 'Trend')).map((r) => [r.month!.value, r.trend_month!.value])).toEqual([
       ['2026-03-01T00:00:00', '2026-09'],
       ['2026-03-01T00:00:00', base.period.month],
     ]);
-    expect(header(sheets, 'Organizations').slice(0, 4)).toEqual([
+    expect(header(sheets, 'Organizations').slice(0, 5)).toEqual([
       'org_id',
       'month',
+      'scope',
       'organization_id',
       'organization',
     ]);
@@ -666,7 +703,7 @@ describe('sheets longer than the row limit', () => {
       ['tbl_users_3'],
     ]);
     for (const s of users)
-      expect(s.rows[0]!.slice(0, 3).map((c) => c.value)).toEqual(['org_id', 'month', 'user_id']);
+      expect(s.rows[0]!.slice(0, 4).map((c) => c.value)).toEqual(['org_id', 'month', 'scope', 'user_id']);
     const ids = users.flatMap((s) => records(s).map((r) => r.user_id!.value));
     expect(ids).toEqual(model.users.map((u) => u.user_id));
     // The Daily sheet is split too: a formula over its first part would be wrong, so none is written.
@@ -674,6 +711,57 @@ describe('sheets longer than the row limit', () => {
     const credits = records(sheet(sheets, 'Summary')).find((r) => r.id!.value === 'credits')!;
     expect(credits.value!.type).toBe('n');
     expect(credits.value!.value).toBe(model.credits.total);
+  });
+});
+
+describe('the scope column', () => {
+  it("holds the scope's kind and name on every row of every sheet of a scoped report, organization on the organization's", async () => {
+    const organization = makeFixtureModel();
+    const scope: ReportScope = {
+      kind: 'cost-center',
+      name: 'CC-300',
+      label: 'Cost center CC-300',
+      slug: 'cost-center-cc-300',
+      people: 2,
+      organizationSections: [],
+      omittedSections: [],
+      organizationOnly: [],
+    };
+    const costCenter: ReportModel = { ...organization, scope };
+    const written: Record<string, PySheet[]> = {};
+    for (const [name, model] of Object.entries({ organization, costCenter })) {
+      const file = join(scratch, `scope-${name}.xlsx`);
+      await writeWorkbook(model, file, { pricePerCredit: 0.0001 });
+      written[name] = readWithOpenpyxl(file);
+    }
+    for (const [name, expected] of [
+      ['organization', 'organization'],
+      ['costCenter', 'cost-center:CC-300'],
+    ] as const) {
+      const sheets = written[name]!;
+      expect(sheets.map((s) => s.name)).toEqual(SHEETS);
+      let rows = 0;
+      for (const s of sheets) {
+        // The third stacking column, after org_id and month, on every sheet (empty tables included).
+        expect(
+          s.rows[0]!.slice(0, 3).map((c) => c.value),
+          `${name} ${s.name}`,
+        ).toEqual(['org_id', 'month', 'scope']);
+        for (const r of records(s)) {
+          expect(r.scope!.value, `${name} ${s.name}`).toBe(expected);
+          expect(r.scope!.type, `${name} ${s.name}`).toBe('s');
+          rows++;
+        }
+      }
+      expect(rows, name).toBeGreaterThan(100);
+    }
+    // Apart from the scope column, the two workbooks' Summary tables are the same: stacked, the
+    // scope tells the rows of the two reports apart.
+    const summary = (name: string) =>
+      records(sheet(written[name]!, 'Summary')).map(({ scope: _, ...rest }) => rest);
+    expect(summary('costCenter')).toEqual(summary('organization'));
+    // The Summary's scope column as wide as its text.
+    expect(sheet(written.costCenter!, 'Summary').widths.C).toBe('cost-center:CC-300'.length + 2);
   });
 });
 
@@ -742,8 +830,8 @@ describe('a model without data', () => {
     const daily = sheet(sheets, 'Daily');
     expect(daily.maxRow).toBe(1);
     // An empty table keeps all its columns and spans one empty row, as a new table in Excel does.
-    expect(daily.rows[0]!.length).toBe(29);
-    expect(daily.tables).toEqual({ tbl_daily: 'A1:AC2' });
+    expect(daily.rows[0]!.length).toBe(30);
+    expect(daily.tables).toEqual({ tbl_daily: 'A1:AD2' });
     expect(records(daily)).toEqual([]);
     expect(noteUnder(daily)).toBeNull();
     const summary = records(sheet(sheets, 'Summary'));

@@ -10,8 +10,9 @@
  * whatever the month, the scope or the data. A section without figures in this report (a trend
  * without a store, a rollup's organizations in an ordinary report, teams without a directory) writes
  * its sheets as empty tables, and a column without a value in any row stays, empty; the Notes sheet
- * says so. Every sheet is an Excel table named after it (`tbl_users`) whose rows start with `org_id`
- * and `month` (the month's first day as a date, shown `yyyy-mm`).
+ * says so. Every sheet is an Excel table named after it (`tbl_users`) whose rows start with `org_id`,
+ * `month` (the month's first day as a date, shown `yyyy-mm`) and `scope` (`organization`, or the
+ * scoped report's `<kind>:<name>`, as `cost-center:CC-300`).
  */
 
 import {
