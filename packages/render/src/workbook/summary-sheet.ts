@@ -15,8 +15,8 @@ import { monthDay, scopeKey } from './table-columns.ts';
 import type { XlsxPackage } from './xlsx-package.ts';
 
 /** The Summary table's columns: the stacking columns, then the figure's. */
-const HEADERS = ['org_id', 'month', 'scope', 'id', 'label', 'value', 'previous', 'change'];
-const WIDTHS = [14, 10, 14, 22, 48, 16, 16, 12];
+const HEADERS = ['org_id', 'month', 'scope', 'id', 'label', 'value', 'previous', 'change', 'change_kind'];
+const WIDTHS = [14, 10, 14, 22, 48, 16, 16, 12, 12];
 /** Column numbers (1 = A) and letters of the Summary sheet. */
 const SCOPE = 3;
 const ID = 4;
@@ -24,6 +24,8 @@ const LABEL = 5;
 const VALUE = 6;
 const PREVIOUS = 7;
 const CHANGE = 8;
+/** What the change is (the model's `changeKind`): its number format is dropped by a program that reads the values alone. */
+const CHANGE_KIND = 9;
 const VALUE_COL = 'F';
 const PREVIOUS_COL = 'G';
 
@@ -191,6 +193,8 @@ export async function writeSummarySheet(
       changeCell.value = change;
       changeCell.numFmt = EXCEL_FORMATS.delta;
     }
+    // relative: a fraction (0.25 = +25 %); points: percentage points (0.3 = +0.3 pp); difference: as the value.
+    if (change !== null) row.getCell(CHANGE_KIND).value = figure.changeKind;
     row.commit();
   });
 

@@ -206,8 +206,12 @@ describe('writeWorkbook read back by openpyxl', () => {
       'value',
       'previous',
       'change',
+      'change_kind',
     ]);
     const byId = new Map(rows.map((r) => [r.id!.value, r]));
+    // Each change says what it is, for a program that reads the values without their formats.
+    for (const f of model.figures)
+      expect(byId.get(f.id)!.change_kind!.value ?? null, f.id).toBe(f.change === null ? null : f.changeKind);
     for (const f of model.figures) expect(byId.has(f.id), f.id).toBe(true);
 
     const credits = byId.get('credits')!;
