@@ -172,6 +172,26 @@ describe('organizations in the config file', () => {
       'rollup',
     ]);
     expect(sheet[2]!.credits).toBe(figure(reports[0], 'credits') + figure(reports[1], 'credits'));
+
+    // Priced, each organization's bill is to the cent, and the rollup's is their sum, in the
+    // Organizations table and on the Summary alike (not the combined credits priced once).
+    const pricedOut = tempDir();
+    const priced = await cli(
+      ['rollup', '--store', store, '--month', '2026-10', '--formats', 'xlsx', '--out', pricedOut, '--json'],
+      { env: { ORGREPORT_PRICE_PER_CREDIT: '0.000004' } },
+    );
+    expect(priced.code, priced.err).toBe(0);
+    const pricedBook = readWorkbook(
+      JSON.parse(priced.out).outputs.find((o: { kind: string }) => o.kind === 'xlsx').path,
+    );
+    const costs = sheetObjects(pricedBook.Organizations).map((r) => Number(r.cost));
+    const cents = (credits: number) => Math.round(credits * 0.000004 * 100);
+    expect(costs.slice(0, 2).map((c) => Math.round(c * 100))).toEqual(
+      [0, 1].map((i) => cents(figure(reports[i]!, 'credits'))),
+    );
+    expect(Math.round(costs[2]! * 100)).toBe(Math.round(costs[0]! * 100) + Math.round(costs[1]! * 100));
+    const summaryCost = sheetObjects(pricedBook.Summary).find((r) => r.id === 'cost')!;
+    expect(Number(summaryCost.value)).toBe(costs[2]);
   });
 
   it('says what is wrong: an unknown --org, several organizations and no choice, a key variable not set, a bad entry', async () => {

@@ -201,17 +201,27 @@ export async function writeSummarySheet(
   let next = model.figures.length + 2;
   const creditsRow = rowOf.get('credits');
   const credits = model.figures.find((f) => f.id === 'credits')?.value ?? null;
+  // A rollup's bill is its organizations' bills added up, each to the cent (its Organizations sheet's
+  // total), which the combined credits priced once can miss by a cent.
+  const rollupCost = (model.sections?.['rollup'] as { total?: { cost?: number | null } } | null | undefined)
+    ?.total?.cost;
   if (pricing && creditsRow && credits !== null) {
     const row = stackedRow(next++);
     row.getCell(ID).value = 'cost';
-    row.getCell(LABEL).value =
-      `Cost of the period's credits at ${pricing.pricePerCredit} per credit, to the cent (seats not included)`;
     const cell = row.getCell(VALUE);
-    // Money to the cent, as every money cell of the workbook holds it.
-    cell.value = {
-      formula: `ROUND(${VALUE_COL}${creditsRow}*${pricing.pricePerCredit},2)`,
-      result: excelCents(credits * pricing.pricePerCredit),
-    };
+    if (typeof rollupCost === 'number') {
+      row.getCell(LABEL).value =
+        `Cost of the period's credits: the organizations' bills added up, each its credits at ${pricing.pricePerCredit} per credit to the cent (seats not included)`;
+      cell.value = excelCents(rollupCost);
+    } else {
+      row.getCell(LABEL).value =
+        `Cost of the period's credits at ${pricing.pricePerCredit} per credit, to the cent (seats not included)`;
+      // Money to the cent, as every money cell of the workbook holds it.
+      cell.value = {
+        formula: `ROUND(${VALUE_COL}${creditsRow}*${pricing.pricePerCredit},2)`,
+        result: excelCents(credits * pricing.pricePerCredit),
+      };
+    }
     cell.numFmt = currencyExcelFormat(pricing.currency);
     row.commit();
   }

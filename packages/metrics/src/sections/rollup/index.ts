@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { FIGURE_RULES, type FigureRule } from '../../figure-rules.ts';
 import { field } from '../../internal/sheet-columns.ts';
+import { toCents } from '../../internal/transforms/attribution.ts';
 import type { Figure, FigureId, FigureUnit } from '../../model.ts';
 import { defineSection, type SectionContext, type SheetColumn, type ValueKind } from '../../section.ts';
 
@@ -42,6 +43,7 @@ export type RollupRow = {
   org_id: string;
   organization: string;
   total: boolean;
+  /** Its credits' cost to the cent; the total's is the organizations' costs added up (each billed on its own). */
   cost: number | null;
   /** The figures kept per organization, in the order of `perOrganization` (null in the total row). */
   per_organization: Array<{ id: FigureId; value: number | null; unit: FigureUnit }>;
@@ -131,6 +133,13 @@ export function computeRollup(context: SectionContext): RollupSection | null {
   const rows = organizations.map((o) => rowOf(o.id, o.name, o.figures, price, false, perOrganization));
   const { id, name } = context.snapshot.manifest.organization;
   const total = rowOf(id, name, totals, price, true, perOrganization);
+  if (price !== null) {
+    // Each organization is billed on its own, to the cent: the total is the sum of those bills (the
+    // combined credits priced once can differ from it by a cent per organization).
+    const cents = rows.map((r) => (r.credits === null ? null : toCents(r.credits * price)));
+    for (const [i, r] of rows.entries()) r.cost = cents[i] === null ? null : cents[i]! / 100;
+    total.cost = cents.some((c) => c === null) ? null : cents.reduce<number>((a, c) => a + c!, 0) / 100;
+  }
   const sum = rows.reduce((s, r) => s + (r.credits ?? 0), 0);
   return {
     rows: [...rows, total],

@@ -80,6 +80,28 @@ const model = buildReportModel(combined, { ...OPTIONS, inputs: { organizations }
 const value = (m: Pick<ReportModel, 'figures'>, id: FigureId) => m.figures.find((f) => f.id === id)!.value;
 
 describe('a rollup of two organizations', () => {
+  it('costs each organization to the cent, and totals their bills, not the combined credits priced once', () => {
+    // 1 credit each at half a cent: each bill rounds to 0.01, the total of the bills is 0.02.
+    const oneCredit = (figures: Figure[]) =>
+      figures.map((f) => (f.id === 'credits' ? { ...f, value: 1 } : f));
+    const priced = buildReportModel(combined, {
+      ...OPTIONS,
+      pricePerCredit: 0.005,
+      inputs: {
+        organizations: [
+          { ...NORTH, figures: oneCredit(northModel.figures) },
+          { ...SOUTH, figures: oneCredit(southModel.figures) },
+        ],
+      },
+    });
+    const rollup = priced.sections!['rollup'] as RollupSection;
+    expect(rollup.rows.map((r) => [r.organization, r.total, r.cost])).toEqual([
+      ['North', false, 0.01],
+      ['South', false, 0.01],
+      ['North and South', true, 0.02],
+    ]);
+  });
+
   it("counts every organization's control changes and lists them under its name, security-relevant first", () => {
     expect(value(northModel, 'controls_changes')).toBe(2);
     expect(value(southModel, 'controls_changes')).toBe(2);
