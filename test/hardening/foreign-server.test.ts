@@ -103,6 +103,11 @@ export const SERVER_ROWS: Array<[behaviour: string, outcome: string, exit: strin
     '`analytics.users: pagination stopped: a full page came without a continuation ...`',
     '1',
   ],
+  [
+    'a base URL that is not the API (404 and a web page to every request)',
+    "`... returned 404 ... Check the base URL: this list always exists on the service's API ...`",
+    '1',
+  ],
 ];
 
 const bin = fileURLToPath(new URL('../../apps/report-cli/bin/orgreport.js', import.meta.url));
@@ -266,6 +271,10 @@ describe('a misbehaving server: the run stops with exit 1, names the endpoint, k
       misbehaviour: 'users-no-continuation',
       message: /analytics\.users: pagination stopped: a full page came without a continuation/,
       users: 150,
+    },
+    {
+      misbehaviour: 'not-the-api',
+      message: /returned 404 .*Check the base URL: this list always exists on the service's API/,
     },
   ];
 

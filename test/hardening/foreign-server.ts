@@ -25,7 +25,9 @@ export type Misbehaviour =
   | 'users-duplicates'
   | 'activity-redirect-elsewhere'
   | 'users-camel-case-paging'
-  | 'users-no-continuation';
+  | 'users-no-continuation'
+  /** A web server that is not the API (a wrong base URL): 404 and an HTML page to every request. */
+  | 'not-the-api';
 
 export interface ForeignServer {
   url: string;
@@ -280,6 +282,11 @@ function readiness(url: URL, o: ForeignOptions, res: ServerResponse) {
 
 function handle(req: IncomingMessage, res: ServerResponse, o: ForeignOptions) {
   const url = new URL(req.url ?? '/', 'http://localhost');
+  if (o.misbehaviour === 'not-the-api') {
+    const page = '<html><body><h1>File not found</h1></body></html>';
+    res.writeHead(404, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
+    return res.end(page);
+  }
   if (req.headers.authorization !== `Bearer ${o.key}`) {
     return send(res, 401, { title: 'Unauthorized', detail: 'bad key', status: 401, requestId: 'r-401' });
   }
