@@ -76,11 +76,11 @@ export const planSchema = z.strictObject({
 });
 export type Plan = z.infer<typeof planSchema>;
 
-/** The keys each part of a plan takes, for the message of a key it does not. */
-const KNOWN_KEYS: Record<'plan' | 'rule' | 'finance', readonly string[]> = {
-  plan: Object.keys(planSchema.shape),
-  rule: Object.keys(planRuleSchema.shape),
-  finance: Object.keys(financeSchema.shape),
+/** Each part of a plan, as a message names it, and the keys it takes. */
+const PARTS = {
+  plan: { taker: 'a plan takes', keys: Object.keys(planSchema.shape) },
+  rule: { taker: 'a rule takes', keys: Object.keys(planRuleSchema.shape) },
+  finance: { taker: '"finance" takes', keys: Object.keys(financeSchema.shape) },
 };
 
 /**
@@ -102,8 +102,7 @@ export function planProblem(issue: z.core.$ZodIssue): string {
           .join(' ')
           .replace(/^rules (\d+)/, 'rule $1');
   if (issue.code !== 'unrecognized_keys') return `${where}: ${issue.message}`;
-  const part = path.length === 0 ? 'plan' : path[0] === 'finance' ? 'finance' : 'rule';
+  const part = PARTS[path.length === 0 ? 'plan' : path[0] === 'finance' ? 'finance' : 'rule'];
   const keys = issue.keys.map((k) => JSON.stringify(k)).join(', ');
-  const taker = part === 'plan' ? 'a plan takes' : part === 'finance' ? '"finance" takes' : 'a rule takes';
-  return `${where}: unknown key ${keys} (${taker}: ${KNOWN_KEYS[part].join(', ')})`;
+  return `${where}: unknown key ${keys} (${part.taker}: ${part.keys.join(', ')})`;
 }

@@ -6,7 +6,7 @@
  * in it (a note on the Notes sheet says so). Headers are the Excel table's column names: one line
  * each, unique.
  */
-import type { ReportModel, SheetColumn } from '@orgreport/metrics';
+import { type ReportModel, type SheetColumn, scopeText } from '@orgreport/metrics';
 import { EXCEL_MONTH_FORMAT } from '../format.ts';
 
 /** A column as the workbook writes it: a section's column, or one of the writer's own with its own number format. */
@@ -27,7 +27,7 @@ export function monthDay(model: ReportModel): string {
  * `manager:dana.lee@acme.test`).
  */
 export function scopeKey(model: ReportModel): string {
-  return model.scope ? `${model.scope.kind}:${model.scope.name}` : 'organization';
+  return model.scope ? scopeText(model.scope) : 'organization';
 }
 
 /**

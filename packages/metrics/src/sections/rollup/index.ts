@@ -69,14 +69,14 @@ function rowOf(
   id: string,
   name: string,
   figures: ReadonlyArray<Figure>,
-  price: number | null,
   total: boolean,
   perOrganization: readonly PerOrganizationFigure[],
 ): RollupRow {
   const value = (f: FigureId) => figures.find((x) => x.id === f)?.value ?? null;
   const row = { org_id: id, organization: name, total } as RollupRow;
   for (const f of ROLLUP_FIGURES) row[f] = value(f);
-  row.cost = price === null || row.credits === null ? null : row.credits * price;
+  // Priced in computeRollup, where the total's cost is its organizations' bills added up.
+  row.cost = null;
   row.per_organization = perOrganization.map((f) => ({
     id: f.id,
     value: total ? null : value(f.id),
@@ -130,9 +130,9 @@ export function computeRollup(context: SectionContext): RollupSection | null {
   const price = context.shared.pricing?.pricePerCredit ?? null;
   const totals = context.shared.figures;
   const perOrganization = perOrganizationFigures(totals);
-  const rows = organizations.map((o) => rowOf(o.id, o.name, o.figures, price, false, perOrganization));
+  const rows = organizations.map((o) => rowOf(o.id, o.name, o.figures, false, perOrganization));
   const { id, name } = context.snapshot.manifest.organization;
-  const total = rowOf(id, name, totals, price, true, perOrganization);
+  const total = rowOf(id, name, totals, true, perOrganization);
   if (price !== null) {
     // Each organization is billed on its own, to the cent: the total is the sum of those bills (the
     // combined credits priced once can differ from it by a cent per organization).
